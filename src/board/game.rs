@@ -1,0 +1,182 @@
+//! `Game`: a start position and the moves played from it, with passes made explicit.
+
+use super::notation::{TranscriptError, parse_transcript_moves, write_transcript};
+use super::position::{IllegalMoveError, Position};
+use super::rules::Rules;
+use super::square::Move;
+
+/// A game: the rules, the start position and every move since (passes included), so that it can
+/// be replayed, undone and written out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Game {
+    rules: Rules,
+    start: Position,
+    moves: Vec<Move>,
+    current: Position,
+}
+
+impl Game {
+    /// A new game under `rules` from their start position.
+    pub fn new(rules: Rules) -> Game {
+        Game::from_position(rules, rules.start())
+    }
+
+    /// A game that starts from `start` (a set-up position).
+    pub fn from_position(rules: Rules, start: Position) -> Game {
+        Game {
+            rules,
+            start,
+            moves: Vec::new(),
+            current: start,
+        }
+    }
+
+    /// Replays a transcript from `start`. Passes may be written (`PA`, `pass`, `--`) or left out:
+    /// when a side has no move, the pass is inserted. An illegal move is reported with its
+    /// 1-based index in the transcript.
+    pub fn from_transcript(
+        rules: Rules,
+        start: Position,
+        text: &str,
+    ) -> Result<Game, TranscriptError> {
+        let mut game = Game::from_position(rules, start);
+        for (index, (mv, _column)) in parse_transcript_moves(text)?.into_iter().enumerate() {
+            let color = game.current.to_move;
+            game.play_inferring_pass(mv)
+                .map_err(|reason| TranscriptError::Illegal {
+                    index: index + 1,
+                    mv,
+                    color,
+                    reason,
+                })?;
+        }
+        Ok(game)
+    }
+
+    /// Plays `mv` exactly as given.
+    pub fn play(&mut self, mv: Move) -> Result<(), IllegalMoveError> {
+        self.current = self.current.try_play(mv)?;
+        self.moves.push(mv);
+        Ok(())
+    }
+
+    /// Plays `mv`; if the side to move has no move and `mv` is legal for the other side, records
+    /// the pass first. Returns whether a pass was inserted.
+    pub fn play_inferring_pass(&mut self, mv: Move) -> Result<bool, IllegalMoveError> {
+        match self.current.try_play(mv) {
+            Ok(next) => {
+                self.current = next;
+                self.moves.push(mv);
+                Ok(false)
+            }
+            Err(err) => {
+                if !mv.is_pass()
+                    && self.current.board.must_pass()
+                    && let Ok(next) = self.current.pass().try_play(mv)
+                {
+                    self.moves.extend([Move::Pass, mv]);
+                    self.current = next;
+                    return Ok(true);
+                }
+                Err(err)
+            }
+        }
+    }
+
+    /// Takes back the last move (a pass counts as a move). Returns it, or `None` at the start.
+    pub fn undo(&mut self) -> Option<Move> {
+        let last = self.moves.pop()?;
+        let mut position = self.start;
+        for &mv in &self.moves {
+            position = position
+                .try_play(mv)
+                .expect("replaying moves that were legal");
+        }
+        self.current = position;
+        Some(last)
+    }
+
+    /// The rules of this game.
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// The start position.
+    pub fn start(&self) -> Position {
+        self.start
+    }
+
+    /// The moves played, passes included.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// The current position.
+    pub fn position(&self) -> Position {
+        self.current
+    }
+
+    /// Whether neither side can move.
+    pub fn is_over(&self) -> bool {
+        self.current.board.is_game_over()
+    }
+
+    /// The moves as a compact transcript (`f5d6c3…`), passes written as `PA` if `with_passes`.
+    pub fn transcript(&self, with_passes: bool) -> String {
+        write_transcript(&self.moves, with_passes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::position::Color;
+
+    /// A complete game (random play) in which two passes occur; they are not written.
+    const GAME_WITH_PASSES: &str = "f5f4f3g4h5h4h3e6d7d6c6c7c8d8c4f2g3f6e2b7a6b5g7a7b8c5e7b6b4c3d2f8e8g2f1a5d3a3b3g6h7h8f7d1e3g1g8a4h1h2e1a2g5a8c1b2a1b1c2h6";
+
+    #[test]
+    fn replays_a_transcript() {
+        let game = Game::from_transcript(Rules::OTHELLO, Position::start(), "f5d6c3").unwrap();
+        assert_eq!(game.moves().len(), 3);
+        assert_eq!(game.position().to_move, Color::White);
+        assert_eq!(game.transcript(false), "f5d6c3");
+    }
+
+    #[test]
+    fn infers_passes_and_undoes() {
+        let game = Game::from_transcript(Rules::OTHELLO, Position::start(), GAME_WITH_PASSES);
+        let mut game = game.unwrap();
+        assert!(game.is_over());
+        let passes = game.moves().iter().filter(|m| m.is_pass()).count();
+        assert_eq!(passes, 2);
+        assert_eq!(game.moves().len() - passes, GAME_WITH_PASSES.len() / 2);
+        assert_eq!(game.position().board.empty_count(), 0);
+        assert_eq!(game.position().final_score_for_black(), -28);
+        assert_eq!(game.transcript(false), GAME_WITH_PASSES);
+        let before = game.position();
+        let last = game.undo().unwrap();
+        game.play(last).unwrap();
+        assert_eq!(game.position(), before);
+    }
+
+    #[test]
+    fn illegal_move_reports_index_and_square() {
+        let err = Game::from_transcript(Rules::OTHELLO, Position::start(), "f5 d6 a1").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "move 3 (a1) by Black is illegal: a1 flips no disc"
+        );
+        let err = Game::from_transcript(Rules::OTHELLO, Position::start(), "f5 f5").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "move 2 (f5) by White is illegal: f5 is occupied"
+        );
+        let err = Game::from_transcript(Rules::OTHELLO, Position::start(), "f5 pa").unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("move 2 (PA) by White is illegal: cannot pass"),
+            "{err}"
+        );
+    }
+}

@@ -1,0 +1,18 @@
+//! The board: bitboards, squares and moves, positions, rules, symmetries and notation.
+
+pub mod bitboard;
+pub mod game;
+pub mod movegen;
+pub mod notation;
+pub mod position;
+pub mod rules;
+pub mod square;
+pub mod symmetry;
+
+pub use bitboard::Bitboard;
+pub use game::Game;
+pub use notation::{ObfEntry, parse_obf_line, parse_position};
+pub use position::{Board, Color, IllegalMoveError, Position};
+pub use rules::Rules;
+pub use square::{Move, ParseMoveError, Square};
+pub use symmetry::Symmetry;

@@ -1,0 +1,167 @@
+//! The command line: `iago <subcommand>`. Each subcommand is a thin shell over the library.
+
+use std::io::Write;
+use std::time::Instant;
+
+use clap::{Parser, Subcommand};
+
+use crate::board::notation::looks_like_board;
+use crate::board::{Game, Position, Rules, parse_position};
+use crate::perft::{PassRule, perft_parallel};
+
+/// Iago, an Othello engine.
+#[derive(Parser, Debug)]
+#[command(name = "iago", version, about, long_about = None)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Count the leaves of the game tree to each depth up to DEPTH (move-generator check and
+    /// speed test).
+    Perft {
+        /// The deepest depth to count (each depth from 1 is printed).
+        depth: u32,
+        /// A forced pass does not use a ply (the default: it does, as in Edax).
+        #[arg(long)]
+        pass_free: bool,
+        /// Start from this position instead: 64 squares a1..h8 (X, O, -) and the side to move,
+        /// e.g. "---------------------------OX------XO--------------------------- X".
+        #[arg(long, value_name = "BOARD", allow_hyphen_values = true)]
+        position: Option<String>,
+        /// Worker threads.
+        #[arg(long, default_value_t = 1, value_name = "N")]
+        threads: usize,
+    },
+    /// Print a position as a grid: a board string ("<64 squares> X") or a transcript from the
+    /// start ("f5d6c3", "1. f5 d6 2. c3", passes optional).
+    Show {
+        /// The position or transcript; several words are joined with spaces.
+        #[arg(required = true, num_args = 1.., value_name = "POSITION|TRANSCRIPT", allow_hyphen_values = true)]
+        input: Vec<String>,
+    },
+}
+
+/// An error for the user: one line, printed by `main` with a non-zero exit.
+pub type CliError = Box<dyn std::error::Error + Send + Sync>;
+
+/// Runs a parsed command line.
+pub fn run(cli: Cli) -> Result<(), CliError> {
+    match cli.command {
+        Command::Perft {
+            depth,
+            pass_free,
+            position,
+            threads,
+        } => run_perft(depth, pass_free, position.as_deref(), threads),
+        Command::Show { input } => run_show(&input.join(" ")),
+    }
+}
+
+fn run_perft(
+    depth: u32,
+    pass_free: bool,
+    position: Option<&str>,
+    threads: usize,
+) -> Result<(), CliError> {
+    let position = match position {
+        Some(text) => parse_position(text).map_err(|e| format!("bad --position: {e}"))?,
+        None => Position::start(),
+    };
+    if threads == 0 {
+        return Err("--threads must be at least 1".into());
+    }
+    let rule = if pass_free {
+        PassRule::Free
+    } else {
+        PassRule::Ply
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?;
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "perft from {position}, {}, {threads} thread{}",
+        if pass_free {
+            "passes are free"
+        } else {
+            "a pass uses a ply"
+        },
+        if threads == 1 { "" } else { "s" }
+    )?;
+    writeln!(
+        out,
+        "{:>5} {:>16} {:>11} {:>16}",
+        "depth", "leaves", "time", "leaves/s"
+    )?;
+    for d in 1..=depth {
+        let start = Instant::now();
+        let leaves = pool.install(|| perft_parallel(&position.board, d, rule));
+        let secs = start.elapsed().as_secs_f64();
+        let speed = if secs > 0.001 {
+            format!("{:.1} M", leaves as f64 / secs / 1e6)
+        } else {
+            "-".to_string()
+        };
+        writeln!(out, "{d:>5} {leaves:>16} {secs:>9.3} s {speed:>16}")?;
+        out.flush()?;
+    }
+    Ok(())
+}
+
+fn run_show(input: &str) -> Result<(), CliError> {
+    let (position, game) = if looks_like_board(input) {
+        (parse_position(input)?, None)
+    } else {
+        let game = Game::from_transcript(Rules::OTHELLO, Position::start(), input)?;
+        (game.position(), Some(game))
+    };
+    let board = position.board;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{}", position.grid(true))?;
+    writeln!(
+        out,
+        "Black (X) {} discs, White (O) {} discs, {} empty",
+        position.black().count(),
+        position.white().count(),
+        board.empty_count()
+    )?;
+    if let Some(game) = &game {
+        writeln!(
+            out,
+            "Moves: {} ({})",
+            game.moves().len(),
+            game.transcript(true)
+        )?;
+    }
+    if board.is_game_over() {
+        let score = position.final_score_for_black();
+        let result = match score {
+            s if s > 0 => format!("Black wins by {s}"),
+            s if s < 0 => format!("White wins by {}", -s),
+            _ => "draw".to_string(),
+        };
+        writeln!(
+            out,
+            "Game over: {result} (Black {score:+}, empties to the winner)"
+        )?;
+    } else if board.must_pass() {
+        writeln!(out, "{} to move must pass", position.to_move)?;
+    } else {
+        let moves: Vec<String> = board.legal_moves().iter().map(|s| s.to_string()).collect();
+        writeln!(
+            out,
+            "{} to move; legal moves ({}): {}",
+            position.to_move,
+            moves.len(),
+            moves.join(" ")
+        )?;
+    }
+    writeln!(out, "Board: {position}")?;
+    Ok(())
+}

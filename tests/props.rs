@@ -1,0 +1,125 @@
+//! Properties on random positions: the fast kernels agree with a slow, obviously correct
+//! implementation; discs add up; move generation commutes with the 8 symmetries.
+
+use iago::board::movegen::{flips, moves};
+use iago::board::{Board, Move, Square, Symmetry};
+use proptest::prelude::*;
+
+/// Walks from `sq` in each direction one square at a time.
+fn slow_flips(p: u64, o: u64, sq: usize) -> u64 {
+    if (p | o) >> sq & 1 != 0 {
+        return 0;
+    }
+    let mut all = 0;
+    for (dr, dc) in [
+        (0i32, 1i32),
+        (1, -1),
+        (1, 0),
+        (1, 1),
+        (0, -1),
+        (-1, 1),
+        (-1, 0),
+        (-1, -1),
+    ] {
+        let (mut r, mut c) = ((sq / 8) as i32 + dr, (sq % 8) as i32 + dc);
+        let mut line = 0u64;
+        while (0..8).contains(&r) && (0..8).contains(&c) {
+            let bit = 1u64 << (r * 8 + c);
+            if o & bit != 0 {
+                line |= bit;
+            } else {
+                if p & bit != 0 {
+                    all |= line;
+                }
+                break;
+            }
+            r += dr;
+            c += dc;
+        }
+    }
+    all
+}
+
+fn slow_moves(p: u64, o: u64) -> u64 {
+    (0..64)
+        .filter(|&sq| slow_flips(p, o, sq) != 0)
+        .fold(0, |m, sq| m | 1 << sq)
+}
+
+/// Any two disjoint sets of discs (not necessarily reachable in a game).
+fn any_board() -> impl Strategy<Value = Board> {
+    (any::<u64>(), any::<u64>()).prop_map(|(a, b)| Board::new(a & !b, b & !a).unwrap())
+}
+
+/// A position reached by playing the given choices from the start (passing when forced).
+fn game_board() -> impl Strategy<Value = Board> {
+    proptest::collection::vec(any::<u8>(), 0..70).prop_map(|choices| {
+        let mut board = Board::start();
+        for choice in choices {
+            if board.is_game_over() {
+                break;
+            }
+            if board.must_pass() {
+                board = board.play(Move::Pass);
+                continue;
+            }
+            let legal: Vec<Square> = board.legal_moves().iter().collect();
+            board = board.play(Move::Play(legal[choice as usize % legal.len()]));
+        }
+        board
+    })
+}
+
+fn check_against_slow(board: Board) -> Result<(), TestCaseError> {
+    let (p, o) = (board.player, board.opponent);
+    prop_assert_eq!(moves(p, o), slow_moves(p, o));
+    for sq in 0..64 {
+        if (p | o) >> sq & 1 == 0 {
+            prop_assert_eq!(flips(p, o, sq), slow_flips(p, o, sq), "square {}", sq);
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn kernels_match_slow_reference_on_any_board(board in any_board()) {
+        check_against_slow(board)?;
+    }
+
+    #[test]
+    fn kernels_match_slow_reference_in_games(board in game_board()) {
+        check_against_slow(board)?;
+    }
+
+    #[test]
+    fn discs_add_up(board in game_board()) {
+        prop_assert_eq!(board.player & board.opponent, 0);
+        prop_assert_eq!(board.player_count() + board.opponent_count() + board.empty_count(), 64);
+        for sq in board.legal_moves() {
+            let flipped = board.flips(sq).count();
+            prop_assert!(flipped >= 1);
+            let next = board.play(Move::Play(sq));
+            // The mover gains the placed disc and the flipped ones; the other side loses them.
+            prop_assert_eq!(next.opponent_count(), board.player_count() + flipped + 1);
+            prop_assert_eq!(next.player_count(), board.opponent_count() - flipped);
+            prop_assert_eq!(next.empty_count(), board.empty_count() - 1);
+        }
+    }
+
+    #[test]
+    fn movegen_commutes_with_symmetries(board in game_board()) {
+        for sym in Symmetry::ALL {
+            let t = board.transform(sym);
+            prop_assert_eq!(t.legal_moves().0, sym.apply_bits(board.legal_moves().0));
+            for sq in board.legal_moves() {
+                let image = sym.apply_square(sq);
+                prop_assert_eq!(t.flips(image).0, sym.apply_bits(board.flips(sq).0));
+            }
+            prop_assert_eq!(t.canonical().0, board.canonical().0);
+            prop_assert_eq!(t.final_score(), board.final_score());
+        }
+    }
+}
