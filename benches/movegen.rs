@@ -278,7 +278,11 @@ fn bench(c: &mut Criterion) {
         })
     });
     g.bench_function("lanes", |bch| {
-        bch.iter(|| positions.iter().fold(0u64, |acc, (b, _)| acc ^ moves_lanes(black_box(b.player), b.opponent)))
+        bch.iter(|| {
+            positions.iter().fold(0u64, |acc, (b, _)| {
+                acc ^ moves_lanes(black_box(b.player), b.opponent)
+            })
+        })
     });
     g.bench_function("potential_moves", |bch| {
         bch.iter(|| {
