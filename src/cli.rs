@@ -37,6 +37,26 @@ pub enum Command {
         #[arg(long, default_value_t = 1, value_name = "N")]
         threads: usize,
     },
+    /// Solve endgame positions exactly: the best move, the final disc difference under perfect
+    /// play (empties to the winner), nodes, time and a best line.
+    Solve {
+        /// An OBF file (`<board> X; A2:+38;` lines) or board lines; `-` reads stdin. Without a
+        /// file, the built-in suite FFO #40-#49 is solved.
+        file: Option<String>,
+        /// Search threads.
+        #[arg(long, default_value_t = 1, value_name = "N")]
+        threads: usize,
+        /// Hash table size in MiB.
+        #[arg(long, default_value_t = 64, value_name = "MB")]
+        hash: usize,
+        /// Only win/loss/draw (scores print as +2 / 0 / -2 meaning "at least a win", "draw",
+        /// "at most a loss").
+        #[arg(long)]
+        wld: bool,
+        /// One JSON object per line instead of the table.
+        #[arg(long)]
+        json: bool,
+    },
     /// Print a position as a grid: a board string ("<64 squares> X") or a transcript from the
     /// start ("f5d6c3", "1. f5 d6 2. c3", passes optional).
     Show {
@@ -59,6 +79,13 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             threads,
         } => run_perft(depth, pass_free, position.as_deref(), threads),
         Command::Show { input } => run_show(&input.join(" ")),
+        Command::Solve {
+            file,
+            threads,
+            hash,
+            wld,
+            json,
+        } => crate::cli_solve::run(file.as_deref(), threads, hash, wld, json),
     }
 }
 

@@ -23,4 +23,7 @@
 
 pub mod board;
 pub mod cli;
+mod cli_solve;
 pub mod perft;
+pub mod search;
+pub mod solve;

@@ -124,9 +124,114 @@ fn show_reports_an_illegal_move_by_index() {
 
 #[test]
 fn every_subcommand_has_help() {
-    for sub in ["perft", "show"] {
+    for sub in ["perft", "show", "solve"] {
         let out = iago(&[sub, "--help"]);
         assert!(out.status.success());
         assert!(stdout(&out).contains("Usage: iago"), "{sub}");
     }
+}
+
+fn iago_stdin(args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_iago"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run iago");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// FFO #1 and #2 (14 empties), OBF with annotations.
+const TWO_PROBLEMS: &str = "\
+% two FFO positions
+--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12; H7:+6;
+-XXXXXX---XOOOO--XOXXOOX-OOOOOOOOOOOXXOOOOOXXOOX--XXOO----XXXXX- X; A4:+10; B2:+0; A3:-6;
+";
+
+#[test]
+fn solve_json_lines_from_stdin() {
+    let out = iago_stdin(&["solve", "-", "--json", "--threads", "2"], TWO_PROBLEMS);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let rows: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0]["index"], 1);
+    assert_eq!(rows[0]["line"], 2);
+    assert_eq!(rows[0]["empties"], 14);
+    assert_eq!(rows[0]["best_move"], "g8");
+    assert_eq!(rows[0]["score"], 18);
+    assert_eq!(rows[0]["expected_score"], 18);
+    assert_eq!(rows[0]["ok"], true);
+    assert_eq!(rows[0]["pv"][0], "g8");
+    assert!(rows[0]["nodes"].as_u64().unwrap() > 0);
+    assert!(rows[0]["time_ms"].is_number());
+    assert_eq!(rows[1]["best_move"], "a4");
+    assert_eq!(rows[1]["score"], 10);
+}
+
+#[test]
+fn solve_table_and_totals() {
+    let out = iago_stdin(&["solve", "-"], TWO_PROBLEMS);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.lines().nth(1).unwrap().contains(" g8   +18    +18 ok"),
+        "{text}"
+    );
+    assert!(
+        text.contains("total: 2 solved, 2 of 2 annotated scores agree"),
+        "{text}"
+    );
+}
+
+#[test]
+fn solve_fails_on_a_wrong_annotation_and_names_bad_lines() {
+    let input = TWO_PROBLEMS.replace("G8:+18", "G8:+20") + "this is not a board\n";
+    let out = iago_stdin(&["solve", "-"], &input);
+    assert!(!out.status.success());
+    let text = stdout(&out);
+    assert!(text.contains("+20 FAIL"), "{text}");
+    assert!(
+        text.contains("+10 ok"),
+        "the other lines are still solved: {text}"
+    );
+    let err = stderr(&out);
+    assert!(
+        err.contains("iago: error: line 4: column 1: 't' is not a square"),
+        "{err}"
+    );
+    assert!(
+        err.contains("1 position(s) disagree with their annotations, 1 line(s) could not be read"),
+        "{err}"
+    );
+}
+
+#[test]
+fn solve_win_loss_draw() {
+    let out = iago_stdin(&["solve", "-", "--wld", "--json"], TWO_PROBLEMS);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let row: serde_json::Value =
+        serde_json::from_str(stdout(&out).lines().next().unwrap()).unwrap();
+    assert_eq!(row["score"], 2);
+    assert_eq!(row["ok"], true);
+    assert_eq!(row["mode"], "wld");
+}
+
+#[test]
+fn solve_reports_a_missing_file() {
+    let out = iago(&["solve", "/nonexistent/problems.obf"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).starts_with("iago: error: cannot read /nonexistent/problems.obf"));
 }

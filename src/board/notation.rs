@@ -294,7 +294,7 @@ pub enum TranscriptError {
 }
 
 /// Splits a transcript into moves with their 1-based columns. Accepts `f5d6c3`, `F5 d6 c3`,
-/// `F5-D6-C3`, numbered forms `1. f5 d6 2. c3`, and passes `PA`, `pass` or `--`.
+/// `F5-D6-C3`, numbered forms `1. f5 d6 2. c3`, and passes `PA`, `pass`, `PS` or `--`.
 pub fn parse_transcript_moves(text: &str) -> Result<Vec<(Move, usize)>, TranscriptError> {
     let chars: Vec<char> = text.chars().collect();
     let mut moves = Vec::new();
@@ -336,7 +336,7 @@ pub fn parse_transcript_moves(text: &str) -> Result<Vec<(Move, usize)>, Transcri
                 .to_ascii_lowercase();
             let len = if word == "pass" {
                 4
-            } else if word.starts_with("pa") {
+            } else if word.starts_with("pa") || word.starts_with("ps") {
                 2
             } else {
                 return Err(syntax(
@@ -502,14 +502,14 @@ mod tests {
                 .collect();
             assert_eq!(got, expect, "{text}");
         }
-        let passes: Vec<Move> = parse_transcript_moves("f5 PA d6 pass c3 -- e3")
+        let passes: Vec<Move> = parse_transcript_moves("f5 PA d6 pass c3 -- e3 ps f4")
             .unwrap()
             .into_iter()
             .map(|(m, _)| m)
             .collect();
-        assert_eq!(passes.iter().filter(|m| m.is_pass()).count(), 3);
-        assert_eq!(write_transcript(&passes, false), "f5d6c3e3");
-        assert_eq!(write_transcript(&passes, true), "f5PAd6PAc3PAe3");
+        assert_eq!(passes.iter().filter(|m| m.is_pass()).count(), 4);
+        assert_eq!(write_transcript(&passes, false), "f5d6c3e3f4");
+        assert_eq!(write_transcript(&passes, true), "f5PAd6PAc3PAe3PAf4");
     }
 
     #[test]

@@ -117,14 +117,18 @@ pub enum Move {
 }
 
 impl Move {
-    /// Parses a square (`a1`..`h8`, either case) or a pass (`PA`, `pass`, `--`, in any case).
+    /// Parses a square (`a1`..`h8`, either case) or a pass (`PA`, `pass`, `--`, and Edax's `PS`,
+    /// in any case).
     pub fn parse(text: &str) -> Result<Move, ParseMoveError> {
         let error = |reason| ParseMoveError {
             text: text.to_string(),
             reason,
         };
         let bytes = text.as_bytes();
-        if text.eq_ignore_ascii_case("pa") || text.eq_ignore_ascii_case("pass") || text == "--" {
+        if ["pa", "pass", "ps", "--"]
+            .iter()
+            .any(|p| text.eq_ignore_ascii_case(p))
+        {
             return Ok(Move::Pass);
         }
         if bytes.len() != 2 {
@@ -211,7 +215,7 @@ mod tests {
 
     #[test]
     fn passes() {
-        for text in ["PA", "pa", "pass", "PASS", "Pass", "--"] {
+        for text in ["PA", "pa", "pass", "PASS", "Pass", "--", "PS", "ps"] {
             assert_eq!(Move::parse(text), Ok(Move::Pass), "{text}");
         }
         assert_eq!(Move::Pass.to_string(), "PA");

@@ -1,0 +1,206 @@
+//! `iago solve`: the table, JSON lines, progress bar and exit status.
+
+use std::io::{IsTerminal, Read, Write};
+
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
+
+use crate::board::{Color, Move};
+use crate::cli::CliError;
+use crate::search::endgame::SolveMode;
+use crate::solve::{
+    BUILTIN_FIRST_INDEX, BUILTIN_SUITE, SolveReport, Solver, SolverOptions, check, read_problems,
+};
+
+/// One solved position as a JSON object.
+#[derive(Serialize)]
+struct JsonRow<'a> {
+    index: usize,
+    line: usize,
+    empties: u32,
+    best_move: String,
+    score: i32,
+    nodes: u64,
+    time_ms: f64,
+    pv: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    expected_score: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ok: Option<bool>,
+    mode: &'a str,
+}
+
+/// A PV as Edax writes it: upper case for Black's moves, lower case for White's.
+fn pv_text(pv: &[Move], first: Color) -> String {
+    let mut color = first;
+    let mut out = Vec::with_capacity(pv.len());
+    for mv in pv {
+        out.push(match color {
+            Color::Black => mv.to_uppercase(),
+            Color::White => mv.to_string().to_lowercase(),
+        });
+        color = color.opposite();
+    }
+    out.join(" ")
+}
+
+fn rate(nodes: u64, secs: f64) -> String {
+    if secs > 0.0 {
+        format!("{:.1} M", nodes as f64 / secs / 1e6)
+    } else {
+        "-".into()
+    }
+}
+
+/// Solves a file, stdin (`-`) or the built-in suite.
+pub fn run(
+    file: Option<&str>,
+    threads: usize,
+    hash: usize,
+    wld: bool,
+    json: bool,
+) -> Result<(), CliError> {
+    if threads == 0 {
+        return Err("--threads must be at least 1".into());
+    }
+    if hash == 0 {
+        return Err("--hash must be at least 1 (MiB)".into());
+    }
+    let (text, first_index) = match file {
+        None => (BUILTIN_SUITE.to_string(), BUILTIN_FIRST_INDEX),
+        Some("-") => {
+            let mut text = String::new();
+            std::io::stdin().read_to_string(&mut text)?;
+            (text, 1)
+        }
+        Some(path) => (
+            std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?,
+            1,
+        ),
+    };
+    let mode = if wld {
+        SolveMode::WinLossDraw
+    } else {
+        SolveMode::Exact
+    };
+    let solver = Solver::new(SolverOptions {
+        threads,
+        hash_mb: hash,
+        mode,
+    })?;
+    let problems = read_problems(&text);
+    let mut failures = 0usize;
+    let mut bad_lines = 0usize;
+    let mut checked = 0usize;
+    let mut solved = 0usize;
+    let mut total_nodes = 0u64;
+    let mut total_secs = 0.0f64;
+    let progress = if problems.len() > 1 && std::io::stderr().is_terminal() {
+        let bar = ProgressBar::new(problems.len() as u64);
+        bar.set_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} positions, {elapsed} {msg}")
+                .expect("valid template"),
+        );
+        Some(bar)
+    } else {
+        None
+    };
+    let mut out = std::io::stdout().lock();
+    if !json {
+        writeln!(
+            out,
+            "{:>4} {:>7} {:>4} {:>5} {:>9} {:>14} {:>10} {:>10}  pv",
+            "#", "empties", "move", "score", "expected", "nodes", "time", "nodes/s"
+        )?;
+    }
+    for (ordinal, problem) in problems.iter().enumerate() {
+        let index = ordinal + first_index;
+        let problem = match problem {
+            Ok(p) => p,
+            Err(e) => {
+                bad_lines += 1;
+                if let Some(bar) = &progress {
+                    bar.inc(1);
+                }
+                eprintln!("iago: error: {e}");
+                continue;
+            }
+        };
+        let board = problem.entry.position.board;
+        let SolveReport { solution, elapsed } = solver.solve(&board)?;
+        let secs = elapsed.as_secs_f64();
+        solved += 1;
+        total_nodes += solution.nodes;
+        total_secs += secs;
+        let ok = check(&problem.entry, &solution, mode);
+        if let Some(ok) = ok {
+            checked += 1;
+            if !ok {
+                failures += 1;
+            }
+        }
+        let expected = problem.entry.best_score();
+        let best_move = solution
+            .pv
+            .first()
+            .map_or("--".to_string(), |m| m.to_string());
+        if json {
+            let row = JsonRow {
+                index,
+                line: problem.line,
+                empties: board.empty_count(),
+                best_move,
+                score: solution.score,
+                nodes: solution.nodes,
+                time_ms: (secs * 1e6).round() / 1e3,
+                pv: solution.pv.iter().map(|m| m.to_string()).collect(),
+                expected_score: expected,
+                ok,
+                mode: if wld { "wld" } else { "exact" },
+            };
+            writeln!(out, "{}", serde_json::to_string(&row)?)?;
+        } else {
+            let expected_text = match (expected, ok) {
+                (Some(e), Some(true)) => format!("{e:+} ok"),
+                (Some(e), _) => format!("{e:+} FAIL"),
+                (None, _) => "-".into(),
+            };
+            writeln!(
+                out,
+                "{:>4} {:>7} {:>4} {:>+5} {:>9} {:>14} {:>8.3} s {:>10}  {}",
+                index,
+                board.empty_count(),
+                best_move,
+                solution.score,
+                expected_text,
+                solution.nodes,
+                secs,
+                rate(solution.nodes, secs),
+                pv_text(&solution.pv, problem.entry.position.to_move)
+            )?;
+        }
+        out.flush()?;
+        if let Some(bar) = &progress {
+            bar.inc(1);
+            bar.set_message(format!("{total_nodes} nodes"));
+        }
+    }
+    if let Some(bar) = progress {
+        bar.finish_and_clear();
+    }
+    if !json {
+        writeln!(
+            out,
+            "total: {solved} solved, {} of {checked} annotated scores agree, {total_nodes} nodes, {total_secs:.3} s, {} nodes/s",
+            checked - failures,
+            rate(total_nodes, total_secs)
+        )?;
+    }
+    if failures > 0 || bad_lines > 0 {
+        return Err(format!(
+            "{failures} position(s) disagree with their annotations, {bad_lines} line(s) could not be read"
+        )
+        .into());
+    }
+    Ok(())
+}

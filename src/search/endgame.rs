@@ -1,0 +1,968 @@
+//! The exact endgame solver: the final score (disc difference for the side to move, empties to
+//! the winner) under perfect play, or a win/loss/draw verdict.
+//!
+//! Layers, from the leaves up:
+//! - 1 empty: flip counts from [`count_last_flips`], no move is made;
+//! - 2–4 empties: unrolled searches over square lists in parity order (odd quadrants first);
+//! - up to [`SHALLOW_MAX`] empties: alpha-beta over the empties bitboard with parity ordering;
+//! - above: PVS with the transposition table, fastest-first move ordering (the opponent's
+//!   mobility), stability cut-offs.
+//!
+//! All final scores are even (64 squares, empties to the winner), so null windows sit on odd
+//! values.
+
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+
+use crate::board::Board;
+use crate::board::last_flip::count_last_flips;
+use crate::board::movegen::{flips, moves};
+use crate::board::stability::stable_discs;
+use crate::search::tt::{NO_MOVE, TranspositionTable, TtData};
+
+/// The highest possible score.
+pub const SCORE_MAX: i32 = 64;
+/// Above any score: the initial "no move yet" value.
+const SCORE_INF: i32 = 127;
+
+/// Empties at or below which the solver uses the shallow parity search (no hash table).
+pub const SHALLOW_MAX: u32 = 6;
+
+/// Empties from which move ordering adds a one-ply search over a crude evaluation.
+const SHALLOW_ORDERING_MIN_EMPTIES: u32 = 14;
+
+/// Empties from which deep nodes look their children up in the hash table before searching.
+const ETC_MIN_EMPTIES: u32 = 12;
+
+/// The four 4×4 quadrants.
+const QUADRANTS: [u64; 4] = [
+    0x0000_0000_0F0F_0F0F,
+    0x0000_0000_F0F0_F0F0,
+    0x0F0F_0F0F_0000_0000,
+    0xF0F0_F0F0_0000_0000,
+];
+
+const CORNERS: u64 = 0x8100_0000_0000_0081;
+
+/// Squares adjacent to each square (to skip moves that cannot flip anything).
+static NEIGHBOURS: [u64; 64] = build_neighbours();
+
+const fn build_neighbours() -> [u64; 64] {
+    let mut out = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (r, c) = ((sq / 8) as i32, (sq % 8) as i32);
+        let mut dr = -1;
+        while dr <= 1 {
+            let mut dc = -1;
+            while dc <= 1 {
+                let (r2, c2) = (r + dr, c + dc);
+                if (dr != 0 || dc != 0) && r2 >= 0 && r2 < 8 && c2 >= 0 && c2 < 8 {
+                    out[sq] |= 1 << (r2 * 8 + c2);
+                }
+                dc += 1;
+            }
+            dr += 1;
+        }
+        sq += 1;
+    }
+    out
+}
+
+/// The union of the quadrants holding an odd number of empties.
+#[inline]
+fn odd_quadrants(empties: u64) -> u64 {
+    let mut odd = 0;
+    for q in QUADRANTS {
+        odd |= q & (((empties & q).count_ones() & 1) as u64).wrapping_neg();
+    }
+    odd
+}
+
+/// The final score for `p` when the game ends now: disc difference, empties to the winner.
+#[inline]
+fn final_score(p: u64, o: u64) -> i32 {
+    Board {
+        player: p,
+        opponent: o,
+    }
+    .final_score()
+}
+
+/// Whether a search was stopped before it finished; its results are then meaningless.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the search was stopped")]
+pub struct Stopped;
+
+/// Minimum `alpha` (per number of empties) for trying a stability cut-off: below it the bound
+/// `64 - 2 × stable opponent discs` rarely reaches `alpha`, and computing it does not pay.
+static STABILITY_THRESHOLD: [i32; 65] = {
+    let mut t = [SCORE_INF; 65];
+    let mut n = SHALLOW_MAX as usize + 1;
+    while n <= 64 {
+        t[n] = 2 * n as i32 - 12;
+        n += 1;
+    }
+    t
+};
+
+/// One move of a move list: the square, its flips and its ordering value.
+#[derive(Clone, Copy, Default)]
+struct Candidate {
+    sq: u8,
+    flips: u64,
+    value: i32,
+}
+
+/// The moves of a node with their ordering values (at most 33 moves exist in Othello).
+struct MoveList {
+    moves: [Candidate; 34],
+    len: usize,
+}
+
+impl MoveList {
+    /// Moves the best remaining candidate to position `i` and returns it.
+    #[inline]
+    fn select(&mut self, i: usize) -> Candidate {
+        let mut best = i;
+        for j in i + 1..self.len {
+            if self.moves[j].value > self.moves[best].value {
+                best = j;
+            }
+        }
+        self.moves.swap(i, best);
+        self.moves[i]
+    }
+}
+
+/// A single-threaded exact solver over a shared transposition table.
+pub struct EndgameSearch<'a> {
+    tt: &'a TranspositionTable,
+    cancel: Cancel<'a>,
+    parallel: bool,
+    /// Positions visited so far (every call of a search function counts one).
+    pub nodes: u64,
+    aborted: bool,
+}
+
+/// A chain of stop flags: the global one, then one per parallel split above this search. A search
+/// stops when any flag of its chain is set.
+#[derive(Clone, Copy)]
+struct Cancel<'a> {
+    flag: &'a AtomicBool,
+    parent: Option<&'a Cancel<'a>>,
+}
+
+impl Cancel<'_> {
+    #[inline]
+    fn is_set(&self) -> bool {
+        self.flag.load(Relaxed) || self.parent.is_some_and(|p| p.is_set())
+    }
+}
+
+/// Empties from which a null-window node searches its remaining moves in parallel once its
+/// first move failed to cut (Young Brothers Wait).
+const SPLIT_MIN_EMPTIES: u32 = 12;
+
+impl<'a> EndgameSearch<'a> {
+    /// A single-threaded solver using `tt` that gives up when `stop` is set.
+    pub fn new(tt: &'a TranspositionTable, stop: &'a AtomicBool) -> Self {
+        EndgameSearch {
+            tt,
+            cancel: Cancel {
+                flag: stop,
+                parent: None,
+            },
+            parallel: false,
+            nodes: 0,
+            aborted: false,
+        }
+    }
+
+    /// A solver that splits its work over the threads of the current rayon pool (call it inside
+    /// `ThreadPool::install`). Scores are the same as with one thread; node counts differ.
+    pub fn new_parallel(tt: &'a TranspositionTable, stop: &'a AtomicBool) -> Self {
+        EndgameSearch {
+            parallel: rayon::current_num_threads() > 1,
+            ..EndgameSearch::new(tt, stop)
+        }
+    }
+
+    /// The exact score of `board` if it lies in `(alpha, beta)`; otherwise a bound on the same
+    /// side of the window (fail-soft). `alpha < beta`, both within `-64..=64`.
+    pub fn search(&mut self, board: &Board, alpha: i32, beta: i32) -> Result<i32, Stopped> {
+        let n = board.empty_count();
+        let score = self.dispatch(board.player, board.opponent, alpha, beta, n);
+        if self.aborted {
+            Err(Stopped)
+        } else {
+            Ok(score)
+        }
+    }
+
+    #[inline]
+    fn dispatch(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
+        if n > SHALLOW_MAX {
+            self.deep(p, o, alpha, beta, n)
+        } else {
+            self.shallow_entry(p, o, alpha, beta, n)
+        }
+    }
+
+    fn shallow_entry(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
+        let empties = !(p | o);
+        match n {
+            0 => {
+                self.nodes += 1;
+                final_score(p, o)
+            }
+            1 => {
+                self.nodes += 1;
+                solve_1(p, alpha, empties.trailing_zeros() as usize)
+            }
+            2 => {
+                let x1 = empties.trailing_zeros() as usize;
+                let x2 = 63 - empties.leading_zeros() as usize;
+                self.solve_2(p, o, alpha, beta, x1, x2)
+            }
+            3 => self.solve_3(p, o, alpha, beta, parity_sorted::<3>(empties)),
+            4 => self.solve_4(p, o, alpha, beta, parity_sorted::<4>(empties)),
+            _ => self.shallow(p, o, alpha, beta, empties, n),
+        }
+    }
+
+    /// Two empties `x1`, `x2`.
+    fn solve_2(&mut self, p: u64, o: u64, alpha: i32, beta: i32, x1: usize, x2: usize) -> i32 {
+        self.nodes += 1;
+        let mut best = -SCORE_INF;
+        if NEIGHBOURS[x1] & o != 0 {
+            let f = flips(p, o, x1);
+            if f != 0 {
+                self.nodes += 1;
+                best = -solve_1(o ^ f, -beta, x2);
+                if best >= beta {
+                    return best;
+                }
+            }
+        }
+        if NEIGHBOURS[x2] & o != 0 {
+            let f = flips(p, o, x2);
+            if f != 0 {
+                self.nodes += 1;
+                let score = -solve_1(o ^ f, -beta, x1);
+                if score > best {
+                    best = score;
+                }
+            }
+        }
+        if best != -SCORE_INF {
+            return best;
+        }
+        // Pass: the opponent moves, or the game is over.
+        let mut worst = SCORE_INF;
+        if NEIGHBOURS[x1] & p != 0 {
+            let f = flips(o, p, x1);
+            if f != 0 {
+                self.nodes += 1;
+                worst = solve_1(p ^ f, alpha, x2);
+                if worst <= alpha {
+                    return worst;
+                }
+            }
+        }
+        if NEIGHBOURS[x2] & p != 0 {
+            let f = flips(o, p, x2);
+            if f != 0 {
+                self.nodes += 1;
+                let score = solve_1(p ^ f, alpha, x1);
+                if score < worst {
+                    worst = score;
+                }
+            }
+        }
+        if worst != SCORE_INF {
+            worst
+        } else {
+            final_score(p, o)
+        }
+    }
+
+    /// Three empties in parity order.
+    fn solve_3(&mut self, p: u64, o: u64, alpha: i32, beta: i32, sq: [usize; 3]) -> i32 {
+        self.nodes += 1;
+        if let Some(score) = self.moves_3(p, o, alpha, beta, sq) {
+            return score;
+        }
+        match self.moves_3(o, p, -beta, -alpha, sq) {
+            Some(score) => -score,
+            None => final_score(p, o),
+        }
+    }
+
+    #[inline]
+    fn moves_3(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        beta: i32,
+        sq: [usize; 3],
+    ) -> Option<i32> {
+        let mut best = -SCORE_INF;
+        for i in 0..3 {
+            let x = sq[i];
+            if NEIGHBOURS[x] & o == 0 {
+                continue;
+            }
+            let f = flips(p, o, x);
+            if f == 0 {
+                continue;
+            }
+            let (a, b) = match i {
+                0 => (sq[1], sq[2]),
+                1 => (sq[0], sq[2]),
+                _ => (sq[0], sq[1]),
+            };
+            let score = -self.solve_2(o ^ f, p | f | 1 << x, -beta, -alpha, a, b);
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        (best != -SCORE_INF).then_some(best)
+    }
+
+    /// Four empties in parity order.
+    fn solve_4(&mut self, p: u64, o: u64, alpha: i32, beta: i32, sq: [usize; 4]) -> i32 {
+        self.nodes += 1;
+        if let Some(score) = self.moves_4(p, o, alpha, beta, sq) {
+            return score;
+        }
+        match self.moves_4(o, p, -beta, -alpha, sq) {
+            Some(score) => -score,
+            None => final_score(p, o),
+        }
+    }
+
+    #[inline]
+    fn moves_4(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        beta: i32,
+        sq: [usize; 4],
+    ) -> Option<i32> {
+        let mut best = -SCORE_INF;
+        for i in 0..4 {
+            let x = sq[i];
+            if NEIGHBOURS[x] & o == 0 {
+                continue;
+            }
+            let f = flips(p, o, x);
+            if f == 0 {
+                continue;
+            }
+            let rest = match i {
+                0 => [sq[1], sq[2], sq[3]],
+                1 => [sq[0], sq[2], sq[3]],
+                2 => [sq[0], sq[1], sq[3]],
+                _ => [sq[0], sq[1], sq[2]],
+            };
+            let score = -self.solve_3(o ^ f, p | f | 1 << x, -beta, -alpha, rest);
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        (best != -SCORE_INF).then_some(best)
+    }
+
+    /// 5..=SHALLOW_MAX empties: alpha-beta with parity ordering, no hash table.
+    fn shallow(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, empties: u64, n: u32) -> i32 {
+        self.nodes += 1;
+        let legal = moves(p, o);
+        if legal == 0 {
+            if moves(o, p) == 0 {
+                return final_score(p, o);
+            }
+            return -self.shallow(o, p, -beta, -alpha, empties, n);
+        }
+        let odd = odd_quadrants(empties);
+        let mut best = -SCORE_INF;
+        for class in [legal & odd, legal & !odd] {
+            let mut m = class;
+            while m != 0 {
+                let x = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let f = flips(p, o, x);
+                let (cp, co) = (o ^ f, p | f | 1 << x);
+                let score = if n == 5 {
+                    -self.solve_4(cp, co, -beta, -alpha, parity_sorted::<4>(empties ^ 1 << x))
+                } else {
+                    -self.shallow(cp, co, -beta, -alpha, empties ^ 1 << x, n - 1)
+                };
+                if score > best {
+                    best = score;
+                    if score > alpha {
+                        alpha = score;
+                        if score >= beta {
+                            return best;
+                        }
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Above SHALLOW_MAX empties: PVS with the hash table, move ordering, enhanced
+    /// transposition cut-offs and stability cut-offs.
+    fn deep(&mut self, p: u64, o: u64, mut alpha: i32, mut beta: i32, n: u32) -> i32 {
+        self.nodes += 1;
+        if self.cancel.is_set() {
+            self.aborted = true;
+            return 0;
+        }
+        let board = Board {
+            player: p,
+            opponent: o,
+        };
+        let hash = board.hash();
+        self.tt.prefetch(hash);
+        if alpha >= STABILITY_THRESHOLD[n as usize] {
+            let upper = SCORE_MAX - 2 * stable_discs(o, p).count_ones() as i32;
+            if upper <= alpha {
+                return upper;
+            }
+            beta = beta.min(upper);
+        }
+        let mut hash_move = NO_MOVE;
+        if let Some(entry) = self.tt.probe(&board, hash) {
+            if entry.depth as u32 == n && entry.selectivity == 0 {
+                let (lower, upper) = (entry.lower as i32, entry.upper as i32);
+                if lower >= beta {
+                    return lower;
+                }
+                if upper <= alpha || lower == upper {
+                    return upper;
+                }
+                alpha = alpha.max(lower);
+                beta = beta.min(upper);
+            }
+            hash_move = entry.best_move;
+        }
+        let legal = moves(p, o);
+        if legal == 0 {
+            if moves(o, p) == 0 {
+                return final_score(p, o);
+            }
+            return -self.deep(o, p, -beta, -alpha, n);
+        }
+        let alpha_start = alpha;
+        let mut best = -SCORE_INF;
+        let mut best_move = NO_MOVE;
+        let mut list = match self.order(p, o, legal, hash_move, n, alpha, beta, &mut best) {
+            Ok(list) => list,
+            Err(cut) => return cut,
+        };
+        for i in 0..list.len {
+            if i == 1
+                && self.parallel
+                && n >= SPLIT_MIN_EMPTIES
+                && beta == alpha + 1
+                && list.len > 2
+            {
+                let (score, sq) = self.split(p, o, alpha, &mut list.moves[1..list.len], n);
+                if self.aborted {
+                    return 0;
+                }
+                if score > best {
+                    best = score;
+                    best_move = sq;
+                }
+                break;
+            }
+            let mv = list.select(i);
+            let x = mv.sq as usize;
+            let (cp, co) = (o ^ mv.flips, p | mv.flips | 1 << x);
+            let mut score;
+            if i == 0 {
+                score = -self.dispatch(cp, co, -beta, -alpha, n - 1);
+            } else {
+                score = -self.dispatch(cp, co, -alpha - 1, -alpha, n - 1);
+                if score > alpha && score < beta {
+                    score = -self.dispatch(cp, co, -beta, -alpha, n - 1);
+                }
+            }
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = mv.sq;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let (lower, upper) = if best >= beta {
+            (best, SCORE_MAX)
+        } else if best > alpha_start {
+            (best, best)
+        } else {
+            (-SCORE_MAX, best)
+        };
+        self.tt.store(
+            &board,
+            hash,
+            TtData {
+                lower: lower as i8,
+                upper: upper as i8,
+                best_move,
+                depth: n as u8,
+                selectivity: 0,
+            },
+        );
+        best
+    }
+
+    /// Searches `moves` of a null-window node `(alpha, alpha + 1)` in parallel. The first child
+    /// that fails high cancels its siblings. Returns the best score (fail-soft) and its move;
+    /// sets `aborted` only when a flag above this node was set.
+    fn split(&mut self, p: u64, o: u64, alpha: i32, moves: &mut [Candidate], n: u32) -> (i32, u8) {
+        use rayon::prelude::*;
+        moves.sort_unstable_by_key(|c| -c.value);
+        let cut = AtomicBool::new(false);
+        let cancel = Cancel {
+            flag: &cut,
+            parent: Some(&self.cancel),
+        };
+        let tt = self.tt;
+        let (best, sq, nodes) = moves
+            .par_iter()
+            .map(|mv| {
+                if cut.load(Relaxed) {
+                    return (-SCORE_INF, NO_MOVE, 0);
+                }
+                let mut sub = EndgameSearch {
+                    tt,
+                    cancel,
+                    parallel: true,
+                    nodes: 0,
+                    aborted: false,
+                };
+                let x = mv.sq as usize;
+                let score = -sub.dispatch(
+                    o ^ mv.flips,
+                    p | mv.flips | 1 << x,
+                    -alpha - 1,
+                    -alpha,
+                    n - 1,
+                );
+                if sub.aborted {
+                    return (-SCORE_INF, NO_MOVE, sub.nodes);
+                }
+                if score > alpha {
+                    cut.store(true, Relaxed);
+                }
+                (score, mv.sq, sub.nodes)
+            })
+            .reduce(
+                || (-SCORE_INF, NO_MOVE, 0),
+                |a, b| {
+                    let nodes = a.2 + b.2;
+                    if b.0 > a.0 {
+                        (b.0, b.1, nodes)
+                    } else {
+                        (a.0, a.1, nodes)
+                    }
+                },
+            );
+        self.nodes += nodes;
+        if self.cancel.is_set() {
+            self.aborted = true;
+        }
+        (best, sq)
+    }
+
+    /// Builds the move list of a deep node. Ordering: the hash move first, then fastest-first
+    /// (fewest replies for the opponent, corners counting extra), odd-quadrant parity and a
+    /// static square value.
+    ///
+    /// Children found in the hash table settle moves before any search (enhanced transposition
+    /// cut-off): a child bound that already reaches `beta` cuts the node (`Err(score)`); a move
+    /// whose bound cannot exceed `alpha` is dropped, its bound kept in `best`. Other children's
+    /// buckets are prefetched.
+    #[allow(clippy::too_many_arguments)]
+    fn order(
+        &mut self,
+        p: u64,
+        o: u64,
+        legal: u64,
+        hash_move: u8,
+        n: u32,
+        alpha: i32,
+        beta: i32,
+        best: &mut i32,
+    ) -> Result<MoveList, i32> {
+        let mut list = MoveList {
+            moves: [Candidate::default(); 34],
+            len: 0,
+        };
+        let odd = if n <= 14 { odd_quadrants(!(p | o)) } else { 0 };
+        let child_in_tt = n > SHALLOW_MAX + 1;
+        let etc = n >= ETC_MIN_EMPTIES;
+        let mut m = legal;
+        while m != 0 {
+            let x = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let f = flips(p, o, x);
+            if f == o {
+                // Wipe-out: the opponent has no disc left.
+                return Err(SCORE_MAX);
+            }
+            let (cp, co) = (o ^ f, p | f | 1 << x);
+            if child_in_tt {
+                let child = Board {
+                    player: cp,
+                    opponent: co,
+                };
+                let child_hash = child.hash();
+                if etc {
+                    if let Some(e) = self.tt.probe(&child, child_hash)
+                        && e.depth as u32 == n - 1
+                        && e.selectivity == 0
+                    {
+                        if -(e.upper as i32) >= beta {
+                            return Err(-(e.upper as i32));
+                        }
+                        if -(e.lower as i32) <= alpha {
+                            *best = (*best).max(-(e.lower as i32));
+                            continue;
+                        }
+                    }
+                } else {
+                    self.tt.prefetch(child_hash);
+                }
+            }
+            let value = if x as u8 == hash_move {
+                1 << 20
+            } else {
+                let replies = moves(cp, co);
+                let mobility =
+                    replies.count_ones() as i32 + 2 * (replies & CORNERS).count_ones() as i32;
+                let mut value = -64 * mobility + 16 * ((odd >> x & 1) as i32) + 4 * SQUARE_VALUE[x];
+                if n >= SHALLOW_ORDERING_MIN_EMPTIES {
+                    value -= 4 * shallow_value(cp, co, replies);
+                }
+                value
+            };
+            list.moves[list.len] = Candidate {
+                sq: x as u8,
+                flips: f,
+                value,
+            };
+            list.len += 1;
+        }
+        Ok(list)
+    }
+}
+
+/// A crude static evaluation for ordering: weighted mobility difference and corners.
+#[inline]
+fn crude_eval(p: u64, o: u64, p_moves: u64) -> i32 {
+    let om = moves(o, p);
+    let mp = p_moves.count_ones() as i32 + 2 * (p_moves & CORNERS).count_ones() as i32;
+    let mo = om.count_ones() as i32 + 2 * (om & CORNERS).count_ones() as i32;
+    4 * (mp - mo) + 16 * ((p & CORNERS).count_ones() as i32 - (o & CORNERS).count_ones() as i32)
+}
+
+/// Depth-1 value of `(p, o)` for the side to move under [`crude_eval`].
+fn shallow_value(p: u64, o: u64, legal: u64) -> i32 {
+    if legal == 0 {
+        return -crude_eval(o, p, moves(o, p));
+    }
+    let mut best = -100_000;
+    let mut m = legal;
+    while m != 0 {
+        let x = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let f = flips(p, o, x);
+        let (cp, co) = (o ^ f, p | f | 1 << x);
+        let v = -crude_eval(cp, co, moves(cp, co));
+        best = best.max(v);
+    }
+    best
+}
+
+/// A static value per square for move ordering: corners good, X- and C-squares bad.
+#[rustfmt::skip]
+static SQUARE_VALUE: [i32; 64] = [
+    10, -2, 4, 2, 2, 4, -2, 10,
+    -2, -6, 0, 0, 0, 0, -6, -2,
+    4, 0, 1, 0, 0, 1, 0, 4,
+    2, 0, 0, 0, 0, 0, 0, 2,
+    2, 0, 0, 0, 0, 0, 0, 2,
+    4, 0, 1, 0, 0, 1, 0, 4,
+    -2, -6, 0, 0, 0, 0, -6, -2,
+    10, -2, 4, 2, 2, 4, -2, 10,
+];
+
+/// One empty square `x`; `p` holds every other square it owns, the opponent the rest.
+#[inline]
+fn solve_1(p: u64, alpha: i32, x: usize) -> i32 {
+    let discs = p.count_ones() as i32;
+    let f = count_last_flips(p, x) as i32;
+    if f != 0 {
+        return 2 * (discs + f + 1) - 64;
+    }
+    // The player must pass: the score is at most 2 * discs - 62.
+    if 2 * discs - 62 <= alpha {
+        return 2 * discs - 62;
+    }
+    let f = count_last_flips(!p & !(1 << x), x) as i32;
+    if f != 0 {
+        2 * (discs - f) - 64
+    } else if 2 * discs > 63 {
+        2 * discs - 62
+    } else {
+        2 * discs - 64
+    }
+}
+
+/// The `N` empties as squares, those in quadrants with an odd number of empties first.
+#[inline]
+fn parity_sorted<const N: usize>(empties: u64) -> [usize; N] {
+    let odd = odd_quadrants(empties);
+    let mut out = [0usize; N];
+    let mut i = 0;
+    for class in [empties & odd, empties & !odd] {
+        let mut m = class;
+        while m != 0 {
+            out[i] = m.trailing_zeros() as usize;
+            m &= m - 1;
+            i += 1;
+        }
+    }
+    debug_assert_eq!(i, N);
+    out
+}
+
+/// How much to solve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SolveMode {
+    /// The exact final disc difference.
+    Exact,
+    /// Only whether the side to move wins, draws or loses.
+    WinLossDraw,
+}
+
+/// A solved position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// The score for the side to move: the exact disc difference ([`SolveMode::Exact`]), or
+    /// `+2`, `0`, `-2` standing for win, draw, loss ([`SolveMode::WinLossDraw`]: a proven bound
+    /// on the side of the window it names).
+    pub score: i32,
+    /// A best line, starting with the best move (a pass is `Move::Pass`); empty when the game is
+    /// over.
+    pub pv: Vec<crate::board::Move>,
+    /// Positions visited, the principal-variation extraction included.
+    pub nodes: u64,
+}
+
+impl EndgameSearch<'_> {
+    /// Solves `board` and extracts a best line.
+    pub fn solve(&mut self, board: &Board, mode: SolveMode) -> Result<Solution, Stopped> {
+        let (alpha, beta) = match mode {
+            SolveMode::Exact => (-SCORE_MAX, SCORE_MAX),
+            SolveMode::WinLossDraw => (-1, 1),
+        };
+        let raw = self.search(board, alpha, beta)?;
+        let score = match mode {
+            SolveMode::Exact => raw,
+            SolveMode::WinLossDraw => 2 * raw.signum(),
+        };
+        let pv = self.principal_variation(board, score, mode)?;
+        Ok(Solution {
+            score,
+            pv,
+            nodes: self.nodes,
+        })
+    }
+
+    /// A line of best moves from `board` whose value is `score` (exact, or the WLD verdict as
+    /// `+2/0/-2`), found by re-searching each child with a window around the expected value
+    /// (mostly hash-table hits after a solve).
+    pub fn principal_variation(
+        &mut self,
+        board: &Board,
+        score: i32,
+        mode: SolveMode,
+    ) -> Result<Vec<crate::board::Move>, Stopped> {
+        use crate::board::{Move, Square};
+        let mut pv = Vec::new();
+        let mut board = *board;
+        let mut score = score;
+        loop {
+            let legal = board.legal_moves();
+            if legal.is_empty() {
+                if board.pass().legal_moves().is_empty() {
+                    return Ok(pv);
+                }
+                pv.push(Move::Pass);
+                board = board.pass();
+                score = -score;
+                continue;
+            }
+            let hash_move = self
+                .tt
+                .probe(&board, board.hash())
+                .map_or(NO_MOVE, |e| e.best_move);
+            let mut order: Vec<Square> = legal.iter().collect();
+            if let Some(i) = order.iter().position(|s| s.index() == hash_move) {
+                order.swap(0, i);
+            }
+            let mut chosen = None;
+            for sq in order {
+                let child = board.play_unchecked(
+                    sq.index() as usize,
+                    flips(board.player, board.opponent, sq.index() as usize),
+                );
+                let matches = match mode {
+                    SolveMode::Exact => -self.search(&child, -score - 1, -score + 1)? == score,
+                    SolveMode::WinLossDraw => {
+                        let s = -self.search(&child, -1, 1)?;
+                        2 * s.signum() == score
+                    }
+                };
+                if matches {
+                    chosen = Some((sq, child));
+                    break;
+                }
+            }
+            let (sq, child) = chosen.expect("some move reaches the score of the position");
+            pv.push(Move::Play(sq));
+            board = child;
+            score = -score;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Move, Square};
+
+    /// Plain negamax over the checked API: the definition of the score.
+    fn minimax(board: &Board) -> i32 {
+        let legal = board.legal_moves();
+        if legal.is_empty() {
+            if board.pass().legal_moves().is_empty() {
+                return board.final_score();
+            }
+            return -minimax(&board.pass());
+        }
+        legal
+            .iter()
+            .map(|sq| -minimax(&board.play(Move::Play(sq))))
+            .max()
+            .unwrap()
+    }
+
+    fn random_endgame(seed: u64, empties: u32) -> Board {
+        let mut state = seed | 1;
+        let mut board = Board::start();
+        while board.empty_count() > empties {
+            let legal: Vec<Square> = board.legal_moves().iter().collect();
+            if legal.is_empty() {
+                if board.is_game_over() {
+                    return random_endgame(seed.wrapping_mul(31).wrapping_add(7), empties);
+                }
+                board = board.pass();
+                continue;
+            }
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            board = board.play(Move::Play(legal[(state % legal.len() as u64) as usize]));
+        }
+        board
+    }
+
+    #[test]
+    fn small_endgames_match_minimax_in_every_window() {
+        let tt = TranspositionTable::new(4);
+        let stop = AtomicBool::new(false);
+        for seed in 1..200u64 {
+            let empties = 1 + (seed % 9) as u32;
+            let board = random_endgame(seed, empties);
+            let exact = minimax(&board);
+            let mut search = EndgameSearch::new(&tt, &stop);
+            assert_eq!(search.search(&board, -64, 64), Ok(exact), "seed {seed}");
+            for alpha in (-65..65).step_by(2) {
+                let s = search.search(&board, alpha, alpha + 2).unwrap();
+                if exact <= alpha {
+                    assert!(
+                        s <= alpha && s >= exact,
+                        "seed {seed} alpha {alpha} exact {exact} got {s}"
+                    );
+                } else if exact >= alpha + 2 {
+                    assert!(
+                        s >= alpha + 2 && s <= exact,
+                        "seed {seed} alpha {alpha} exact {exact} got {s}"
+                    );
+                } else {
+                    assert_eq!(s, exact);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn principal_variation_reaches_the_score() {
+        let tt = TranspositionTable::new(4);
+        let stop = AtomicBool::new(false);
+        for seed in 1..40u64 {
+            let board = random_endgame(seed, 10);
+            let solution = EndgameSearch::new(&tt, &stop)
+                .solve(&board, SolveMode::Exact)
+                .unwrap();
+            let mut b = board;
+            for &mv in &solution.pv {
+                b = b.play(mv);
+            }
+            assert!(b.is_game_over());
+            let sign = if solution.pv.len().is_multiple_of(2) {
+                1
+            } else {
+                -1
+            };
+            assert_eq!(sign * b.final_score(), solution.score, "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn stop_flag_aborts() {
+        let tt = TranspositionTable::new(1);
+        let stop = AtomicBool::new(true);
+        let board = random_endgame(5, 16);
+        assert_eq!(
+            EndgameSearch::new(&tt, &stop).search(&board, -64, 64),
+            Err(Stopped)
+        );
+    }
+}

@@ -1,0 +1,263 @@
+//! A lock-free transposition table shared by all search threads.
+//!
+//! Each entry is three `AtomicU64`: the two halves of the board, each XOR-ed with the data word,
+//! and the data word. A reader accepts an entry only when both halves XOR the data back to its own
+//! board, so an entry torn by two concurrent writers is rejected, and an entry is never trusted on
+//! a hash match alone: the whole board is compared. Two entries share a 64-byte bucket.
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+use crate::board::Board;
+
+/// What the table knows about a position. Scores are disc differences for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TtData {
+    /// The score is at least this.
+    pub lower: i8,
+    /// The score is at most this.
+    pub upper: i8,
+    /// The best move found (square index), or [`NO_MOVE`].
+    pub best_move: u8,
+    /// Search depth in plies (for exact endgame entries: the number of empty squares).
+    pub depth: u8,
+    /// Selectivity level of the search (0 = exact, higher = more pruning).
+    pub selectivity: u8,
+}
+
+/// `best_move` when the entry holds no move.
+pub const NO_MOVE: u8 = 64;
+
+const VALID: u64 = 1 << 63;
+
+impl TtData {
+    fn pack(self, date: u8) -> u64 {
+        (self.lower as u8 as u64)
+            | (self.upper as u8 as u64) << 8
+            | (self.best_move as u64) << 16
+            | (self.depth as u64) << 24
+            | (self.selectivity as u64) << 32
+            | (date as u64) << 40
+            | VALID
+    }
+
+    fn unpack(word: u64) -> (TtData, u8) {
+        (
+            TtData {
+                lower: word as u8 as i8,
+                upper: (word >> 8) as u8 as i8,
+                best_move: (word >> 16) as u8,
+                depth: (word >> 24) as u8,
+                selectivity: (word >> 32) as u8,
+            },
+            (word >> 40) as u8,
+        )
+    }
+}
+
+#[derive(Default)]
+struct Entry {
+    player: AtomicU64,
+    opponent: AtomicU64,
+    data: AtomicU64,
+}
+
+#[repr(align(64))]
+#[derive(Default)]
+struct Bucket {
+    entries: [Entry; 2],
+}
+
+const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
+
+/// The shared table. `Sync`: every field is atomic.
+pub struct TranspositionTable {
+    buckets: Box<[Bucket]>,
+    date: AtomicU64,
+}
+
+impl TranspositionTable {
+    /// A table using `megabytes` MiB (at least one bucket).
+    pub fn new(megabytes: usize) -> TranspositionTable {
+        let count = (megabytes << 20) / std::mem::size_of::<Bucket>();
+        let buckets = (0..count.max(1)).map(|_| Bucket::default()).collect();
+        TranspositionTable {
+            buckets,
+            date: AtomicU64::new(1),
+        }
+    }
+
+    /// The memory held by the entries, in bytes.
+    pub fn size_bytes(&self) -> usize {
+        std::mem::size_of_val(&*self.buckets)
+    }
+
+    /// Starts a new search: entries from earlier searches become the first to be replaced.
+    pub fn new_search(&self) {
+        let date = self.date.fetch_add(1, Relaxed) + 1;
+        if date.is_multiple_of(256) {
+            self.clear();
+            self.date.store(1, Relaxed);
+        }
+    }
+
+    /// Forgets everything.
+    pub fn clear(&self) {
+        for bucket in self.buckets.iter() {
+            for e in &bucket.entries {
+                e.data.store(0, Relaxed);
+                e.player.store(0, Relaxed);
+                e.opponent.store(0, Relaxed);
+            }
+        }
+    }
+
+    fn current_date(&self) -> u8 {
+        self.date.load(Relaxed) as u8
+    }
+
+    #[inline]
+    fn bucket(&self, hash: u64) -> &Bucket {
+        let index = ((hash as u128 * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[index]
+    }
+
+    /// Hints the CPU to bring the bucket of `hash` into cache.
+    #[inline]
+    pub fn prefetch(&self, hash: u64) {
+        let bucket: *const Bucket = self.bucket(hash);
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a prefetch is only a hint; it never faults and reads nothing into the program,
+        // and the pointer comes from a live reference anyway.
+        unsafe {
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(bucket.cast());
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = bucket;
+    }
+
+    /// The entry for `board` (whose hash is `hash`), if present.
+    #[inline]
+    pub fn probe(&self, board: &Board, hash: u64) -> Option<TtData> {
+        for e in &self.bucket(hash).entries {
+            let data = e.data.load(Relaxed);
+            if data & VALID != 0
+                && e.player.load(Relaxed) ^ data == board.player
+                && e.opponent.load(Relaxed) ^ data == board.opponent
+            {
+                return Some(TtData::unpack(data).0);
+            }
+        }
+        None
+    }
+
+    /// Records a search result. An entry for the same board at the same depth and selectivity
+    /// has its bounds tightened; otherwise the new result replaces the same board's entry or the
+    /// least valuable entry of the bucket (an older search's first, then the shallowest).
+    pub fn store(&self, board: &Board, hash: u64, new: TtData) {
+        let date = self.current_date();
+        let bucket = self.bucket(hash);
+        let mut victim = &bucket.entries[0];
+        let mut victim_value = u32::MAX;
+        for e in &bucket.entries {
+            let data = e.data.load(Relaxed);
+            let same_board = data & VALID != 0
+                && e.player.load(Relaxed) ^ data == board.player
+                && e.opponent.load(Relaxed) ^ data == board.opponent;
+            if same_board {
+                let (old, _) = TtData::unpack(data);
+                let mut merged = new;
+                if old.depth == new.depth && old.selectivity == new.selectivity {
+                    merged.lower = old.lower.max(new.lower);
+                    merged.upper = old.upper.min(new.upper);
+                    if merged.lower > merged.upper {
+                        // Bounds from different searches disagree: trust the new result.
+                        merged = new;
+                    }
+                    if merged.best_move == NO_MOVE {
+                        merged.best_move = old.best_move;
+                    }
+                } else if old.depth > new.depth
+                    || (old.depth == new.depth && old.selectivity < new.selectivity)
+                {
+                    // Keep the deeper result.
+                    return;
+                }
+                write(e, board, merged.pack(date));
+                return;
+            }
+            let (old, old_date) = TtData::unpack(data);
+            let value = if data & VALID == 0 {
+                0
+            } else {
+                ((old_date == date) as u32) << 16
+                    | (old.depth as u32) << 8
+                    | (255 - old.selectivity as u32)
+            };
+            if value < victim_value {
+                victim_value = value;
+                victim = e;
+            }
+        }
+        write(victim, board, new.pack(date));
+    }
+}
+
+#[inline]
+fn write(e: &Entry, board: &Board, data: u64) {
+    e.data.store(data, Relaxed);
+    e.player.store(board.player ^ data, Relaxed);
+    e.opponent.store(board.opponent ^ data, Relaxed);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn data(lower: i8, upper: i8, depth: u8) -> TtData {
+        TtData {
+            lower,
+            upper,
+            best_move: 19,
+            depth,
+            selectivity: 0,
+        }
+    }
+
+    #[test]
+    fn size_is_what_was_asked() {
+        let tt = TranspositionTable::new(16);
+        assert_eq!(tt.size_bytes(), 16 << 20);
+    }
+
+    #[test]
+    fn store_probe_and_merge() {
+        let tt = TranspositionTable::new(1);
+        let b = Board::start();
+        assert_eq!(tt.probe(&b, b.hash()), None);
+        tt.store(&b, b.hash(), data(-64, 10, 20));
+        assert_eq!(tt.probe(&b, b.hash()), Some(data(-64, 10, 20)));
+        tt.store(&b, b.hash(), data(-4, 64, 20));
+        assert_eq!(tt.probe(&b, b.hash()), Some(data(-4, 10, 20)));
+        // A shallower result does not replace a deeper one.
+        tt.store(&b, b.hash(), data(0, 0, 10));
+        assert_eq!(tt.probe(&b, b.hash()), Some(data(-4, 10, 20)));
+        // The other side to move is another position.
+        assert_eq!(tt.probe(&b.pass(), b.pass().hash()), None);
+    }
+
+    #[test]
+    fn a_hash_match_alone_is_not_a_hit() {
+        let tt = TranspositionTable::new(1);
+        let a = Board::start();
+        let b = a.pass();
+        tt.store(&a, 42, data(2, 2, 5));
+        assert_eq!(tt.probe(&b, 42), None);
+        assert!(tt.probe(&a, 42).is_some());
+    }
+
+    #[test]
+    fn negative_scores_round_trip() {
+        let d = data(-64, -62, 30);
+        assert_eq!(TtData::unpack(d.pack(7)), (d, 7));
+    }
+}

@@ -1,0 +1,143 @@
+//! Solving positions from files: the solver facade (hash table, threads, stop flag) and the
+//! problem-file reader behind `iago solve`.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use crate::board::notation::ParseObfError;
+use crate::board::{Board, Move, ObfEntry, parse_obf_line};
+use crate::search::endgame::{EndgameSearch, Solution, SolveMode, Stopped};
+use crate::search::tt::TranspositionTable;
+
+/// FFO #40–#49, compiled in: what `iago solve` solves without a file.
+pub const BUILTIN_SUITE: &str = include_str!("ffo40-49.obf");
+/// The FFO number of the first position of [`BUILTIN_SUITE`].
+pub const BUILTIN_FIRST_INDEX: usize = 40;
+
+/// How to solve.
+#[derive(Clone, Copy, Debug)]
+pub struct SolverOptions {
+    /// Search threads.
+    pub threads: usize,
+    /// Hash table size in MiB.
+    pub hash_mb: usize,
+    /// Exact score or win/loss/draw.
+    pub mode: SolveMode,
+}
+
+impl Default for SolverOptions {
+    fn default() -> Self {
+        SolverOptions {
+            threads: 1,
+            hash_mb: 64,
+            mode: SolveMode::Exact,
+        }
+    }
+}
+
+/// A solve with its cost.
+#[derive(Clone, Debug)]
+pub struct SolveReport {
+    /// Score, line and nodes.
+    pub solution: Solution,
+    /// Wall-clock time.
+    pub elapsed: Duration,
+}
+
+/// Owns the hash table and the stop flag; solves one position after another.
+pub struct Solver {
+    options: SolverOptions,
+    tt: TranspositionTable,
+    stop: Arc<AtomicBool>,
+    pool: rayon::ThreadPool,
+}
+
+impl Solver {
+    /// A solver with a fresh hash table of `options.hash_mb` MiB and `options.threads` threads.
+    pub fn new(options: SolverOptions) -> Result<Solver, rayon::ThreadPoolBuildError> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(options.threads.max(1))
+            .thread_name(|i| format!("iago-solve-{i}"))
+            .build()?;
+        Ok(Solver {
+            options,
+            tt: TranspositionTable::new(options.hash_mb),
+            stop: Arc::new(AtomicBool::new(false)),
+            pool,
+        })
+    }
+
+    /// Setting this flag stops the current solve (it returns `Err(Stopped)`).
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.stop)
+    }
+
+    /// The options in use.
+    pub fn options(&self) -> SolverOptions {
+        self.options
+    }
+
+    /// Solves `board` from an empty hash table.
+    pub fn solve(&self, board: &Board) -> Result<SolveReport, Stopped> {
+        self.tt.clear();
+        let start = Instant::now();
+        let solution = self.pool.install(|| {
+            EndgameSearch::new_parallel(&self.tt, &self.stop).solve(board, self.options.mode)
+        })?;
+        Ok(SolveReport {
+            solution,
+            elapsed: start.elapsed(),
+        })
+    }
+}
+
+/// One position of a problem file.
+#[derive(Clone, Debug)]
+pub struct Problem {
+    /// 1-based line number in the file.
+    pub line: usize,
+    /// The position and its annotations.
+    pub entry: ObfEntry,
+}
+
+/// A line of a problem file that could not be read.
+#[derive(Clone, Debug, thiserror::Error)]
+#[error("line {line}: {error}")]
+pub struct ProblemError {
+    /// 1-based line number.
+    pub line: usize,
+    /// What is wrong.
+    pub error: ParseObfError,
+}
+
+/// Reads every position of an OBF file (or of bare board lines), skipping blank lines and `%`
+/// comments; a bad line becomes an error and the others are still read.
+pub fn read_problems(text: &str) -> Vec<Result<Problem, ProblemError>> {
+    text.lines()
+        .enumerate()
+        .filter_map(|(i, line)| match parse_obf_line(line) {
+            Ok(Some(entry)) => Some(Ok(Problem { line: i + 1, entry })),
+            Ok(None) => None,
+            Err(error) => Some(Err(ProblemError { line: i + 1, error })),
+        })
+        .collect()
+}
+
+/// Whether a solution agrees with the file's annotations: the score equals the best annotated
+/// score (its sign in WLD mode), and the best move, if annotated, carries that score. `None`
+/// when the problem has no annotation.
+pub fn check(entry: &ObfEntry, solution: &Solution, mode: SolveMode) -> Option<bool> {
+    let expected = entry.best_score()?;
+    let score_ok = match mode {
+        SolveMode::Exact => solution.score == expected,
+        SolveMode::WinLossDraw => solution.score.signum() == expected.signum(),
+    };
+    let best = solution.pv.first().copied().unwrap_or(Move::Pass);
+    let move_ok = match (mode, entry.moves.iter().find(|(m, _)| *m == best)) {
+        (SolveMode::Exact, Some(&(_, s))) => s == expected,
+        (SolveMode::WinLossDraw, Some(&(_, s))) => s.signum() == expected.signum(),
+        (_, None) => true,
+    };
+    Some(score_ok && move_ok)
+}

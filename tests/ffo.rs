@@ -1,0 +1,105 @@
+//! The exact solver on the FFO endgame suites: best score and a best move, symmetry invariance,
+//! and equal results on one and two threads.
+
+use std::sync::atomic::AtomicBool;
+
+use iago::board::{Board, ObfEntry, Symmetry, parse_obf_line};
+use iago::search::endgame::{EndgameSearch, SolveMode};
+use iago::search::tt::TranspositionTable;
+use iago::solve::{Solver, SolverOptions};
+
+fn suite(text: &str) -> Vec<ObfEntry> {
+    text.lines()
+        .filter_map(|l| parse_obf_line(l).unwrap())
+        .collect()
+}
+
+fn solve_all(entries: &[ObfEntry], threads: usize, first_number: usize) {
+    let solver = Solver::new(SolverOptions {
+        threads,
+        hash_mb: 32,
+        mode: SolveMode::Exact,
+    })
+    .unwrap();
+    for (i, entry) in entries.iter().enumerate() {
+        let number = first_number + i;
+        let report = solver.solve(&entry.position.board).unwrap();
+        let best = report.solution.pv[0];
+        assert_eq!(
+            Some(report.solution.score),
+            entry.best_score(),
+            "FFO #{number}"
+        );
+        assert!(
+            entry.best_moves().contains(&best),
+            "FFO #{number}: {best} is not a best move"
+        );
+    }
+}
+
+#[test]
+fn ffo_1_to_19_exact_single_thread() {
+    solve_all(&suite(include_str!("data/fforum-1-19.obf")), 1, 1);
+}
+
+#[test]
+fn ffo_20_to_39_up_to_22_empties_two_threads() {
+    let entries: Vec<ObfEntry> = suite(include_str!("data/fforum-20-39.obf"))
+        .into_iter()
+        .take_while(|e| e.position.board.empty_count() <= 22)
+        .collect();
+    assert_eq!(entries.len(), 18, "#20-#37 have at most 22 empties");
+    solve_all(&entries, 2, 20);
+}
+
+#[test]
+fn all_eight_symmetric_forms_score_the_same() {
+    let tt = TranspositionTable::new(16);
+    let stop = AtomicBool::new(false);
+    let mut entries = suite(include_str!("data/fforum-1-19.obf"));
+    entries.truncate(6);
+    for entry in &entries {
+        let expected = entry.best_score().unwrap();
+        for sym in Symmetry::ALL {
+            let board: Board = entry.position.board.transform(sym);
+            tt.clear();
+            let score = EndgameSearch::new(&tt, &stop)
+                .search(&board, -64, 64)
+                .unwrap();
+            assert_eq!(score, expected, "{sym:?}");
+        }
+    }
+}
+
+#[test]
+fn two_threads_give_the_same_results_as_one() {
+    let entries = suite(include_str!("data/hard-20-first40.obf"));
+    let options = |threads| SolverOptions {
+        threads,
+        hash_mb: 16,
+        mode: SolveMode::Exact,
+    };
+    let one = Solver::new(options(1)).unwrap();
+    let two = Solver::new(options(2)).unwrap();
+    for entry in entries.iter().take(12) {
+        let board = entry.position.board;
+        let a = one.solve(&board).unwrap().solution;
+        let b = two.solve(&board).unwrap().solution;
+        assert_eq!(a.score, b.score);
+        assert_eq!(Some(a.score), entry.best_score());
+    }
+}
+
+#[test]
+fn win_loss_draw_agrees_with_the_exact_sign() {
+    let solver = Solver::new(SolverOptions {
+        threads: 2,
+        hash_mb: 16,
+        mode: SolveMode::WinLossDraw,
+    })
+    .unwrap();
+    for entry in suite(include_str!("data/fforum-1-19.obf")) {
+        let wld = solver.solve(&entry.position.board).unwrap().solution.score;
+        assert_eq!(wld, 2 * entry.best_score().unwrap().signum());
+    }
+}
