@@ -43,8 +43,8 @@ pub enum Command {
         /// An OBF file (`<board> X; A2:+38;` lines) or board lines; `-` reads stdin. Without a
         /// file, the built-in suite FFO #40-#49 is solved.
         file: Option<String>,
-        /// Search threads.
-        #[arg(long, default_value_t = 1, value_name = "N")]
+        /// Search threads (default: every core of the machine).
+        #[arg(long, default_value_t = default_threads(), value_name = "N")]
         threads: usize,
         /// Hash table size in MiB.
         #[arg(long, default_value_t = 64, value_name = "MB")]
@@ -64,6 +64,11 @@ pub enum Command {
         #[arg(required = true, num_args = 1.., value_name = "POSITION|TRANSCRIPT", allow_hyphen_values = true)]
         input: Vec<String>,
     },
+}
+
+/// The number of cores, the default thread count of searching subcommands.
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// An error for the user: one line, printed by `main` with a non-zero exit.

@@ -103,3 +103,38 @@ fn win_loss_draw_agrees_with_the_exact_sign() {
         assert_eq!(wld, 2 * entry.best_score().unwrap().signum());
     }
 }
+
+#[test]
+fn a_solve_stops_soon_after_the_flag_is_set() {
+    use std::sync::atomic::Ordering;
+    use std::time::{Duration, Instant};
+    // FFO #41 (22 empties) takes seconds: stop it after 100 ms.
+    let entry = parse_obf_line(
+        "-OOOOO----OOOOX--OOOOOO-XXXXXOO--XXOOX--OOXOXX----OXXO---OOO--O- X; H4:+0;",
+    )
+    .unwrap()
+    .unwrap();
+    let solver = Solver::new(SolverOptions {
+        threads: 2,
+        hash_mb: 16,
+        mode: SolveMode::Exact,
+    })
+    .unwrap();
+    let stop = solver.stop_flag();
+    let stopper = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(100));
+        stop.store(true, Ordering::Relaxed);
+        Instant::now()
+    });
+    let result = solver.solve(&entry.position.board);
+    let stopped_at = stopper.join().unwrap();
+    assert!(result.is_err(), "the solve should have been stopped");
+    assert!(
+        stopped_at.elapsed() < Duration::from_millis(200),
+        "took {:?} to stop",
+        stopped_at.elapsed()
+    );
+    // The next solve starts afresh.
+    let report = solver.solve(&entry.position.board).unwrap();
+    assert_eq!(report.solution.score, 0);
+}

@@ -123,3 +123,51 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    /// Parsers answer every input with a value or an error, never a panic.
+    #[test]
+    fn parsers_never_panic(text in "\\PC{0,80}", board_like in "[XOxo*bw.\\- ]{60,70}[XOZ ;]{0,3}") {
+        use iago::board::notation::{parse_obf_line, parse_position, parse_transcript_moves};
+        use iago::board::{Game, Position, Rules};
+        for input in [text.as_str(), board_like.as_str()] {
+            let _ = Move::parse(input);
+            let _ = parse_position(input);
+            let _ = parse_obf_line(input);
+            let _ = parse_transcript_moves(input);
+            let _ = Game::from_transcript(Rules::OTHELLO, Position::start(), input);
+        }
+    }
+
+    /// Transcripts of legal games replay to the same position, with or without their passes.
+    #[test]
+    fn transcripts_round_trip(choices in proptest::collection::vec(any::<u8>(), 0..70)) {
+        use iago::board::{Game, Position, Rules};
+        let mut game = Game::new(Rules::OTHELLO);
+        for choice in choices {
+            let board = game.position().board;
+            if board.is_game_over() {
+                break;
+            }
+            let mv = if board.must_pass() {
+                Move::Pass
+            } else {
+                let legal: Vec<Square> = board.legal_moves().iter().collect();
+                Move::Play(legal[choice as usize % legal.len()])
+            };
+            game.play(mv).unwrap();
+        }
+        let full = Game::from_transcript(Rules::OTHELLO, Position::start(), &game.transcript(true)).unwrap();
+        prop_assert_eq!(full.position(), game.position());
+        prop_assert_eq!(full.moves(), game.moves());
+        // Without passes, a trailing pass cannot be inferred; every other one is.
+        let mut expected = game.moves().to_vec();
+        while expected.last() == Some(&Move::Pass) {
+            expected.pop();
+        }
+        let short = Game::from_transcript(Rules::OTHELLO, Position::start(), &game.transcript(false)).unwrap();
+        prop_assert_eq!(short.moves(), &expected[..]);
+    }
+}

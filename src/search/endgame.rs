@@ -471,10 +471,13 @@ impl<'a> EndgameSearch<'a> {
         let alpha_start = alpha;
         let mut best = -SCORE_INF;
         let mut best_move = NO_MOVE;
-        let mut list = match self.order(p, o, legal, hash_move, n, alpha, beta, &mut best) {
-            Ok(list) => list,
-            Err(cut) => return cut,
+        let mut list = MoveList {
+            moves: [Candidate::default(); 34],
+            len: 0,
         };
+        if let Err(cut) = self.order(&mut list, p, o, legal, hash_move, n, alpha, beta, &mut best) {
+            return cut;
+        }
         for i in 0..list.len {
             if i == 1
                 && self.parallel
@@ -609,6 +612,7 @@ impl<'a> EndgameSearch<'a> {
     #[allow(clippy::too_many_arguments)]
     fn order(
         &mut self,
+        list: &mut MoveList,
         p: u64,
         o: u64,
         legal: u64,
@@ -617,11 +621,7 @@ impl<'a> EndgameSearch<'a> {
         alpha: i32,
         beta: i32,
         best: &mut i32,
-    ) -> Result<MoveList, i32> {
-        let mut list = MoveList {
-            moves: [Candidate::default(); 34],
-            len: 0,
-        };
+    ) -> Result<(), i32> {
         let odd = if n <= 14 { odd_quadrants(!(p | o)) } else { 0 };
         let child_in_tt = n > SHALLOW_MAX + 1;
         let etc = n >= ETC_MIN_EMPTIES;
@@ -677,7 +677,7 @@ impl<'a> EndgameSearch<'a> {
             };
             list.len += 1;
         }
-        Ok(list)
+        Ok(())
     }
 }
 

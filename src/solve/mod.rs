@@ -68,7 +68,8 @@ impl Solver {
         })
     }
 
-    /// Setting this flag stops the current solve (it returns `Err(Stopped)`).
+    /// Setting this flag stops the current solve (it returns `Err(Stopped)`); the next solve
+    /// clears it.
     pub fn stop_flag(&self) -> Arc<AtomicBool> {
         Arc::clone(&self.stop)
     }
@@ -80,6 +81,7 @@ impl Solver {
 
     /// Solves `board` from an empty hash table.
     pub fn solve(&self, board: &Board) -> Result<SolveReport, Stopped> {
+        self.stop.store(false, std::sync::atomic::Ordering::Relaxed);
         self.tt.clear();
         let start = Instant::now();
         let solution = self.pool.install(|| {
