@@ -6,7 +6,7 @@ use std::time::Instant;
 use clap::{Parser, Subcommand};
 
 use crate::board::notation::looks_like_board;
-use crate::board::{Game, Position, Rules, parse_position};
+use crate::board::{Color, Game, Move, Position, Rules, parse_position};
 use crate::perft::{PassRule, perft_parallel};
 
 /// Iago, an Othello engine.
@@ -57,6 +57,39 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Search each position to a depth or for a time: best move, score (discs for the side to
+    /// move), depth@selectivity, nodes, time and principal variation.
+    #[command(group(clap::ArgGroup::new("limit").required(true).args(["depth", "time"])))]
+    Analyze {
+        /// An OBF file or board lines; `-` reads stdin; without a file, FFO #40-#49.
+        file: Option<String>,
+        /// Search depth in plies (0: the static evaluation). Exact solving starts at
+        /// depth × 3/2 empties.
+        #[arg(long, value_name = "D")]
+        depth: Option<u32>,
+        /// Time per position in seconds.
+        #[arg(long, value_name = "SECS")]
+        time: Option<f64>,
+        /// Search threads (default: every core of the machine).
+        #[arg(long, default_value_t = default_threads(), value_name = "N")]
+        threads: usize,
+        /// Hash table size in MiB.
+        #[arg(long, default_value_t = 64, value_name = "MB")]
+        hash: usize,
+        /// One JSON object per line instead of the table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Search fixed positions at a fixed depth on one thread: a deterministic node count for
+    /// regression checks, and the speed.
+    Bench {
+        /// Search depth.
+        #[arg(long, default_value_t = 12, value_name = "D")]
+        depth: u32,
+        /// Hash table size in MiB.
+        #[arg(long, default_value_t = 64, value_name = "MB")]
+        hash: usize,
+    },
     /// Print a position as a grid: a board string ("<64 squares> X") or a transcript from the
     /// start ("f5d6c3", "1. f5 d6 2. c3", passes optional).
     Show {
@@ -84,6 +117,15 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             threads,
         } => run_perft(depth, pass_free, position.as_deref(), threads),
         Command::Show { input } => run_show(&input.join(" ")),
+        Command::Analyze {
+            file,
+            depth,
+            time,
+            threads,
+            hash,
+            json,
+        } => crate::cli_analyze::run(file.as_deref(), depth, time, threads, hash, json),
+        Command::Bench { depth, hash } => crate::cli_analyze::bench(depth, hash),
         Command::Solve {
             file,
             threads,
@@ -196,4 +238,47 @@ fn run_show(input: &str) -> Result<(), CliError> {
     }
     writeln!(out, "Board: {position}")?;
     Ok(())
+}
+
+/// A PV as Edax writes it: upper case for Black's moves, lower case for White's.
+pub(crate) fn pv_text(pv: &[Move], first: Color) -> String {
+    let mut color = first;
+    let mut out = Vec::with_capacity(pv.len());
+    for mv in pv {
+        out.push(match color {
+            Color::Black => mv.to_uppercase(),
+            Color::White => mv.to_string().to_lowercase(),
+        });
+        color = color.opposite();
+    }
+    out.join(" ")
+}
+
+pub(crate) fn rate(nodes: u64, secs: f64) -> String {
+    if secs > 0.0 {
+        format!("{:.1} M", nodes as f64 / secs / 1e6)
+    } else {
+        "-".into()
+    }
+}
+
+/// The text of FILE, of stdin for `-`, or of the built-in suite without a file; and the index
+/// of its first position (40 for the built-in FFO #40-#49).
+pub(crate) fn read_input(file: Option<&str>) -> Result<(String, usize), CliError> {
+    use std::io::Read;
+    Ok(match file {
+        None => (
+            crate::solve::BUILTIN_SUITE.to_string(),
+            crate::solve::BUILTIN_FIRST_INDEX,
+        ),
+        Some("-") => {
+            let mut text = String::new();
+            std::io::stdin().read_to_string(&mut text)?;
+            (text, 1)
+        }
+        Some(path) => (
+            std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?,
+            1,
+        ),
+    })
 }

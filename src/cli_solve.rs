@@ -1,16 +1,13 @@
 //! `iago solve`: the table, JSON lines, progress bar and exit status.
 
-use std::io::{IsTerminal, Read, Write};
+use std::io::{IsTerminal, Write};
 
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
-use crate::board::{Color, Move};
-use crate::cli::CliError;
+use crate::cli::{CliError, pv_text, rate, read_input};
 use crate::search::endgame::SolveMode;
-use crate::solve::{
-    BUILTIN_FIRST_INDEX, BUILTIN_SUITE, SolveReport, Solver, SolverOptions, check, read_problems,
-};
+use crate::solve::{SolveReport, Solver, SolverOptions, check, read_problems};
 
 /// One solved position as a JSON object.
 #[derive(Serialize)]
@@ -30,28 +27,6 @@ struct JsonRow<'a> {
     mode: &'a str,
 }
 
-/// A PV as Edax writes it: upper case for Black's moves, lower case for White's.
-fn pv_text(pv: &[Move], first: Color) -> String {
-    let mut color = first;
-    let mut out = Vec::with_capacity(pv.len());
-    for mv in pv {
-        out.push(match color {
-            Color::Black => mv.to_uppercase(),
-            Color::White => mv.to_string().to_lowercase(),
-        });
-        color = color.opposite();
-    }
-    out.join(" ")
-}
-
-fn rate(nodes: u64, secs: f64) -> String {
-    if secs > 0.0 {
-        format!("{:.1} M", nodes as f64 / secs / 1e6)
-    } else {
-        "-".into()
-    }
-}
-
 /// Solves a file, stdin (`-`) or the built-in suite.
 pub fn run(
     file: Option<&str>,
@@ -66,18 +41,7 @@ pub fn run(
     if hash == 0 {
         return Err("--hash must be at least 1 (MiB)".into());
     }
-    let (text, first_index) = match file {
-        None => (BUILTIN_SUITE.to_string(), BUILTIN_FIRST_INDEX),
-        Some("-") => {
-            let mut text = String::new();
-            std::io::stdin().read_to_string(&mut text)?;
-            (text, 1)
-        }
-        Some(path) => (
-            std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?,
-            1,
-        ),
-    };
+    let (text, first_index) = read_input(file)?;
     let mode = if wld {
         SolveMode::WinLossDraw
     } else {

@@ -23,7 +23,10 @@
 
 pub mod board;
 pub mod cli;
+mod cli_analyze;
 mod cli_solve;
+pub mod engine;
+pub mod eval;
 pub mod perft;
 pub mod search;
 pub mod solve;

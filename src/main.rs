@@ -12,6 +12,13 @@ fn main() -> ExitCode {
     match iago::cli::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
+            // A closed pipe (`iago … | head`) is the reader's choice, not an error.
+            if err
+                .downcast_ref::<std::io::Error>()
+                .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+            {
+                return ExitCode::SUCCESS;
+            }
             eprintln!("iago: error: {err}");
             ExitCode::from(2)
         }

@@ -17,7 +17,8 @@ use crate::board::Board;
 use crate::board::last_flip::count_last_flips;
 use crate::board::movegen::{flips, moves};
 use crate::board::stability::stable_discs;
-use crate::search::tt::{NO_MOVE, TranspositionTable, TtData};
+use crate::search::control::Control;
+use crate::search::tt::{NO_MOVE, SEL_EXACT, TranspositionTable, TtData};
 
 /// The highest possible score.
 pub const SCORE_MAX: i32 = 64;
@@ -137,26 +138,12 @@ impl MoveList {
 /// A single-threaded exact solver over a shared transposition table.
 pub struct EndgameSearch<'a> {
     tt: &'a TranspositionTable,
-    cancel: Cancel<'a>,
+    control: Control<'a>,
+    poll: u32,
     parallel: bool,
     /// Positions visited so far (every call of a search function counts one).
     pub nodes: u64,
     aborted: bool,
-}
-
-/// A chain of stop flags: the global one, then one per parallel split above this search. A search
-/// stops when any flag of its chain is set.
-#[derive(Clone, Copy)]
-struct Cancel<'a> {
-    flag: &'a AtomicBool,
-    parent: Option<&'a Cancel<'a>>,
-}
-
-impl Cancel<'_> {
-    #[inline]
-    fn is_set(&self) -> bool {
-        self.flag.load(Relaxed) || self.parent.is_some_and(|p| p.is_set())
-    }
 }
 
 /// Empties from which a null-window node searches its remaining moves in parallel once its
@@ -166,12 +153,15 @@ const SPLIT_MIN_EMPTIES: u32 = 12;
 impl<'a> EndgameSearch<'a> {
     /// A single-threaded solver using `tt` that gives up when `stop` is set.
     pub fn new(tt: &'a TranspositionTable, stop: &'a AtomicBool) -> Self {
+        Self::with_control(tt, Control::new(stop, None))
+    }
+
+    /// A single-threaded solver under `control` (stop flag, deadline).
+    pub(crate) fn with_control(tt: &'a TranspositionTable, control: Control<'a>) -> Self {
         EndgameSearch {
             tt,
-            cancel: Cancel {
-                flag: stop,
-                parent: None,
-            },
+            control,
+            poll: 1,
             parallel: false,
             nodes: 0,
             aborted: false,
@@ -181,10 +171,18 @@ impl<'a> EndgameSearch<'a> {
     /// A solver that splits its work over the threads of the current rayon pool (call it inside
     /// `ThreadPool::install`). Scores are the same as with one thread; node counts differ.
     pub fn new_parallel(tt: &'a TranspositionTable, stop: &'a AtomicBool) -> Self {
-        EndgameSearch {
-            parallel: rayon::current_num_threads() > 1,
-            ..EndgameSearch::new(tt, stop)
-        }
+        EndgameSearch::new(tt, stop).parallel()
+    }
+
+    /// This search, splitting over the current rayon pool when it has more than one thread.
+    pub(crate) fn parallel(mut self) -> Self {
+        self.parallel = rayon::current_num_threads() > 1;
+        self
+    }
+
+    /// Whether the search was stopped.
+    pub(crate) fn aborted(&self) -> bool {
+        self.aborted
     }
 
     /// The exact score of `board` if it lies in `(alpha, beta)`; otherwise a bound on the same
@@ -199,8 +197,9 @@ impl<'a> EndgameSearch<'a> {
         }
     }
 
+    /// The search of `(p, o)` with `n` empties in `(alpha, beta)`; check `aborted` afterwards.
     #[inline]
-    fn dispatch(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
+    pub(crate) fn dispatch(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
         if n > SHALLOW_MAX {
             self.deep(p, o, alpha, beta, n)
         } else {
@@ -429,7 +428,7 @@ impl<'a> EndgameSearch<'a> {
     /// transposition cut-offs and stability cut-offs.
     fn deep(&mut self, p: u64, o: u64, mut alpha: i32, mut beta: i32, n: u32) -> i32 {
         self.nodes += 1;
-        if self.cancel.is_set() {
+        if self.control.should_stop(&mut self.poll) {
             self.aborted = true;
             return 0;
         }
@@ -448,7 +447,7 @@ impl<'a> EndgameSearch<'a> {
         }
         let mut hash_move = NO_MOVE;
         if let Some(entry) = self.tt.probe(&board, hash) {
-            if entry.depth as u32 == n && entry.selectivity == 0 {
+            if entry.depth as u32 == n && entry.selectivity == SEL_EXACT {
                 let (lower, upper) = (entry.lower as i32, entry.upper as i32);
                 if lower >= beta {
                     return lower;
@@ -536,7 +535,7 @@ impl<'a> EndgameSearch<'a> {
                 upper: upper as i8,
                 best_move,
                 depth: n as u8,
-                selectivity: 0,
+                selectivity: SEL_EXACT,
             },
         );
         best
@@ -549,10 +548,7 @@ impl<'a> EndgameSearch<'a> {
         use rayon::prelude::*;
         moves.sort_unstable_by_key(|c| -c.value);
         let cut = AtomicBool::new(false);
-        let cancel = Cancel {
-            flag: &cut,
-            parent: Some(&self.cancel),
-        };
+        let control = self.control.split(&cut);
         let tt = self.tt;
         let (best, sq, nodes) = moves
             .par_iter()
@@ -562,7 +558,8 @@ impl<'a> EndgameSearch<'a> {
                 }
                 let mut sub = EndgameSearch {
                     tt,
-                    cancel,
+                    control,
+                    poll: 1,
                     parallel: true,
                     nodes: 0,
                     aborted: false,
@@ -595,7 +592,7 @@ impl<'a> EndgameSearch<'a> {
                 },
             );
         self.nodes += nodes;
-        if self.cancel.is_set() {
+        if self.control.is_set() {
             self.aborted = true;
         }
         (best, sq)
@@ -644,7 +641,7 @@ impl<'a> EndgameSearch<'a> {
                 if etc {
                     if let Some(e) = self.tt.probe(&child, child_hash)
                         && e.depth as u32 == n - 1
-                        && e.selectivity == 0
+                        && e.selectivity == SEL_EXACT
                     {
                         if -(e.upper as i32) >= beta {
                             return Err(-(e.upper as i32));

@@ -1,4 +1,74 @@
-//! Search: the exact endgame solver and the transposition table it shares with later searches.
+//! Search: the exact endgame solver, the depth-limited midgame search, their shared
+//! transposition table, time planning and the iterative-deepening driver.
 
+use std::time::Duration;
+
+use crate::board::Move;
+
+pub(crate) mod control;
+pub(crate) mod driver;
 pub mod endgame;
+pub(crate) mod midgame;
+pub mod probcut;
+pub mod time;
 pub mod tt;
+
+pub use midgame::SELECTIVITY;
+pub use time::{Clock, Limits};
+
+/// How much a score is worth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// An estimate from a depth-limited search.
+    Estimate,
+    /// Proven win (`> 0`), draw (`0`) or loss (`< 0`); the magnitude is an estimate.
+    WinLossDraw,
+    /// The exact final disc difference under perfect play.
+    Exact,
+}
+
+/// Where a move came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// A search.
+    Search,
+    /// The opening book.
+    Book,
+    /// The only legal move (or a forced pass): no search.
+    Forced,
+}
+
+/// The outcome of a search, or of one of its iterations.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move to play (`Move::Pass` when the side to move must pass).
+    pub best_move: Move,
+    /// Disc difference for the side to move (see `bound`).
+    pub score: i32,
+    /// Plies of the midgame iteration, or the empties for a solve.
+    pub depth: u32,
+    /// ProbCut confidence in percent (100: no selective pruning).
+    pub selectivity: u8,
+    /// What the score proves.
+    pub bound: Bound,
+    /// Positions visited.
+    pub nodes: u64,
+    /// Time spent.
+    pub time: Duration,
+    /// The principal variation, starting with `best_move`.
+    pub pv: Vec<Move>,
+    /// Search, book or forced.
+    pub source: Source,
+}
+
+impl SearchResult {
+    /// `depth@selectivity%` as Edax prints it (`12@95%`), `24@100%` for an exact solve and
+    /// `24@100%W` for a win/loss/draw solve.
+    pub fn depth_text(&self) -> String {
+        match self.bound {
+            Bound::Estimate => format!("{}@{}%", self.depth, self.selectivity),
+            Bound::Exact => format!("{}@100%", self.depth),
+            Bound::WinLossDraw => format!("{}@100%W", self.depth),
+        }
+    }
+}

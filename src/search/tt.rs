@@ -20,9 +20,13 @@ pub struct TtData {
     pub best_move: u8,
     /// Search depth in plies (for exact endgame entries: the number of empty squares).
     pub depth: u8,
-    /// Selectivity level of the search (0 = exact, higher = more pruning).
+    /// [`SEL_EXACT`] for an exact endgame result (then `depth` is the number of empties);
+    /// otherwise 1 + the ProbCut level of a depth-limited search (higher = less pruning).
     pub selectivity: u8,
 }
+
+/// `selectivity` of an exact endgame result.
+pub const SEL_EXACT: u8 = 0;
 
 /// `best_move` when the entry holds no move.
 pub const NO_MOVE: u8 = 64;
@@ -30,6 +34,15 @@ pub const NO_MOVE: u8 = 64;
 const VALID: u64 = 1 << 63;
 
 impl TtData {
+    /// What makes an entry worth keeping: exact results first, then depth, then less pruning.
+    fn quality(&self) -> (u8, u8) {
+        if self.selectivity == SEL_EXACT {
+            (u8::MAX, u8::MAX)
+        } else {
+            (self.depth, self.selectivity)
+        }
+    }
+
     fn pack(self, date: u8) -> u64 {
         (self.lower as u8 as u64)
             | (self.upper as u8 as u64) << 8
@@ -151,8 +164,9 @@ impl TranspositionTable {
     }
 
     /// Records a search result. An entry for the same board at the same depth and selectivity
-    /// has its bounds tightened; otherwise the new result replaces the same board's entry or the
-    /// least valuable entry of the bucket (an older search's first, then the shallowest).
+    /// has its bounds tightened; a better one (exact, or deeper, or less selective) is kept;
+    /// otherwise the new result replaces the same board's entry or the least valuable entry of
+    /// the bucket (an older search's first, then the shallowest).
     pub fn store(&self, board: &Board, hash: u64, new: TtData) {
         let date = self.current_date();
         let bucket = self.bucket(hash);
@@ -176,10 +190,7 @@ impl TranspositionTable {
                     if merged.best_move == NO_MOVE {
                         merged.best_move = old.best_move;
                     }
-                } else if old.depth > new.depth
-                    || (old.depth == new.depth && old.selectivity < new.selectivity)
-                {
-                    // Keep the deeper result.
+                } else if old.quality() > new.quality() {
                     return;
                 }
                 write(e, board, merged.pack(date));
@@ -189,9 +200,8 @@ impl TranspositionTable {
             let value = if data & VALID == 0 {
                 0
             } else {
-                ((old_date == date) as u32) << 16
-                    | (old.depth as u32) << 8
-                    | (255 - old.selectivity as u32)
+                let (depth, selectivity) = old.quality();
+                ((old_date == date) as u32) << 16 | (depth as u32) << 8 | selectivity as u32
             };
             if value < victim_value {
                 victim_value = value;
@@ -219,7 +229,7 @@ mod tests {
             upper,
             best_move: 19,
             depth,
-            selectivity: 0,
+            selectivity: 6,
         }
     }
 

@@ -1,0 +1,341 @@
+//! The engine facade: the one owner of the game, the options, the hash table, the thread pool,
+//! the evaluator and the opening book. Protocols and the match runner talk to it; it knows
+//! nothing about any protocol.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+use crate::board::movegen::flips;
+use crate::board::{Board, Game, IllegalMoveError, Move, Rules, Square};
+use crate::eval::{Evaluator, HandEval};
+use crate::search::driver::{Think, think};
+use crate::search::tt::TranspositionTable;
+use crate::search::{Bound, Limits, SearchResult, Source};
+
+/// The engine's settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EngineOptions {
+    /// Search threads.
+    pub threads: usize,
+    /// Hash table size in MiB.
+    pub hash_mb: usize,
+    /// Draw value in discs from Black's point of view (NBoard's `set contempt`). Stored and
+    /// reported; the search does not use it yet.
+    pub contempt: i32,
+    /// ProbCut level of the midgame search (index into [`crate::search::SELECTIVITY`]).
+    pub selectivity: usize,
+}
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        EngineOptions {
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            hash_mb: 64,
+            contempt: 0,
+            selectivity: 2,
+        }
+    }
+}
+
+/// A move proposed by an opening book.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BookMove {
+    /// The move.
+    pub mv: Move,
+    /// Its value for the side to move, in discs.
+    pub score: i32,
+}
+
+/// The hook through which an opening book answers before any search.
+pub trait OpeningBook: Send + Sync {
+    /// The book's move for `board`, if it knows the position.
+    fn probe(&self, board: &Board) -> Option<BookMove>;
+}
+
+/// Stops the running search from another thread.
+#[derive(Clone, Debug)]
+pub struct StopHandle(Arc<AtomicBool>);
+
+impl StopHandle {
+    /// Asks the running search to stop; it returns its best result so far within milliseconds.
+    pub fn stop(&self) {
+        self.0.store(true, Relaxed);
+    }
+}
+
+/// Why the engine could not be built.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    /// The thread pool could not start.
+    #[error("cannot start {threads} search threads: {source}")]
+    Threads {
+        /// Threads asked for.
+        threads: usize,
+        /// The cause.
+        source: rayon::ThreadPoolBuildError,
+    },
+}
+
+/// The engine.
+pub struct Engine {
+    options: EngineOptions,
+    game: Game,
+    tt: TranspositionTable,
+    pool: rayon::ThreadPool,
+    evaluator: Arc<dyn Evaluator>,
+    book: Option<Arc<dyn OpeningBook>>,
+    stop: Arc<AtomicBool>,
+}
+
+fn build_pool(threads: usize) -> Result<rayon::ThreadPool, EngineError> {
+    let threads = threads.max(1);
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("iago-search-{i}"))
+        .build()
+        .map_err(|source| EngineError::Threads { threads, source })
+}
+
+impl Engine {
+    /// An engine at the start of a standard game, with the hand-written evaluation and no book.
+    pub fn new(options: EngineOptions) -> Result<Engine, EngineError> {
+        Ok(Engine {
+            options,
+            game: Game::new(Rules::OTHELLO),
+            tt: TranspositionTable::new(options.hash_mb),
+            pool: build_pool(options.threads)?,
+            evaluator: Arc::new(HandEval),
+            book: None,
+            stop: Arc::new(AtomicBool::new(false)),
+        })
+    }
+
+    /// The current settings.
+    pub fn options(&self) -> EngineOptions {
+        self.options
+    }
+
+    /// Changes the number of search threads.
+    pub fn set_threads(&mut self, threads: usize) -> Result<(), EngineError> {
+        if threads.max(1) != self.options.threads {
+            self.pool = build_pool(threads)?;
+            self.options.threads = threads.max(1);
+        }
+        Ok(())
+    }
+
+    /// Replaces the hash table by an empty one of `hash_mb` MiB.
+    pub fn set_hash_mb(&mut self, hash_mb: usize) {
+        self.tt = TranspositionTable::new(hash_mb);
+        self.options.hash_mb = hash_mb;
+    }
+
+    /// Sets the draw value (discs, Black's view).
+    pub fn set_contempt(&mut self, contempt: i32) {
+        self.options.contempt = contempt;
+    }
+
+    /// Sets the ProbCut level of the midgame search.
+    pub fn set_selectivity(&mut self, selectivity: usize) {
+        self.options.selectivity = selectivity.min(crate::search::midgame::NO_SELECTIVITY);
+    }
+
+    /// Uses another evaluation.
+    pub fn set_evaluator(&mut self, evaluator: Arc<dyn Evaluator>) {
+        self.evaluator = evaluator;
+        self.tt.clear();
+    }
+
+    /// The evaluation in use.
+    pub fn evaluator(&self) -> &dyn Evaluator {
+        &*self.evaluator
+    }
+
+    /// Plugs in (or removes) an opening book.
+    pub fn set_book(&mut self, book: Option<Arc<dyn OpeningBook>>) {
+        self.book = book;
+    }
+
+    /// Forgets everything learned in the hash table.
+    pub fn clear_hash(&self) {
+        self.tt.clear();
+    }
+
+    /// A handle that stops the running search from another thread.
+    pub fn stop_handle(&self) -> StopHandle {
+        StopHandle(Arc::clone(&self.stop))
+    }
+
+    /// The game.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// Starts a new standard game.
+    pub fn new_game(&mut self) {
+        self.game = Game::new(Rules::OTHELLO);
+    }
+
+    /// Replaces the game (a set-up start and its moves).
+    pub fn set_game(&mut self, game: Game) {
+        self.game = game;
+    }
+
+    /// Plays a move in the game (a pass when the side to move has none).
+    pub fn play(&mut self, mv: Move) -> Result<(), IllegalMoveError> {
+        self.game.play(mv)
+    }
+
+    /// Takes back the last move.
+    pub fn undo(&mut self) -> Option<Move> {
+        self.game.undo()
+    }
+
+    /// The static evaluation of the current position for the side to move.
+    pub fn evaluate(&self) -> i32 {
+        self.evaluator.evaluate(&self.game.position().board)
+    }
+
+    /// Chooses a move for the current position. Book and forced moves return at once; a
+    /// finished game returns `Move::Pass` with the final score.
+    pub fn go(
+        &mut self,
+        limits: &Limits,
+        observer: &mut (dyn FnMut(&SearchResult) + Send),
+    ) -> SearchResult {
+        let board = self.game.position().board;
+        self.search(&board, limits, u64::MAX, true, observer)
+    }
+
+    /// Searches any position without touching the game (what `iago analyze` does).
+    pub fn analyze(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        observer: &mut (dyn FnMut(&SearchResult) + Send),
+    ) -> SearchResult {
+        self.search(board, limits, u64::MAX, false, observer)
+    }
+
+    /// The `n` best moves of the current position, best first, each with its own search: the
+    /// k-th search is over the root moves not yet chosen. `observer` gets `(rank, iteration)`.
+    pub fn hint(
+        &mut self,
+        n: usize,
+        limits: &Limits,
+        observer: &mut (dyn FnMut(usize, &SearchResult) + Send),
+    ) -> Vec<SearchResult> {
+        let board = self.game.position().board;
+        let mut allowed = board.legal_moves().0;
+        let mut results = Vec::new();
+        if allowed == 0 {
+            let result = self.search(&board, limits, u64::MAX, false, &mut |_| {});
+            observer(0, &result);
+            return vec![result];
+        }
+        while results.len() < n && allowed != 0 {
+            let rank = results.len();
+            let result = self.search(&board, limits, allowed, false, &mut |r| observer(rank, r));
+            if let Some(sq) = result.best_move.square() {
+                allowed &= !(1u64 << sq.index());
+            }
+            let stopped = self.stop.load(Relaxed);
+            observer(rank, &result);
+            results.push(result);
+            if stopped {
+                break;
+            }
+        }
+        results
+    }
+
+    fn search(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        allowed: u64,
+        use_book: bool,
+        observer: &mut (dyn FnMut(&SearchResult) + Send),
+    ) -> SearchResult {
+        let start = Instant::now();
+        self.stop.store(false, Relaxed);
+        let legal = board.legal_moves().0 & allowed;
+        let quick = |best_move, score, bound, source| SearchResult {
+            best_move,
+            score,
+            depth: 0,
+            selectivity: 100,
+            bound,
+            nodes: 0,
+            time: start.elapsed(),
+            pv: vec![best_move],
+            source,
+        };
+        if board.is_game_over() {
+            return quick(
+                Move::Pass,
+                board.final_score(),
+                Bound::Exact,
+                Source::Forced,
+            );
+        }
+        if legal == 0 {
+            let score = -self.evaluator.evaluate(&board.pass());
+            return quick(Move::Pass, score, Bound::Estimate, Source::Forced);
+        }
+        if use_book
+            && let Some(book) = &self.book
+            && let Some(hit) = book.probe(board)
+            && board.is_legal(hit.mv)
+        {
+            return quick(hit.mv, hit.score, Bound::Estimate, Source::Book);
+        }
+        if use_book && legal.count_ones() == 1 {
+            let sq = legal.trailing_zeros() as usize;
+            let child = board.play_unchecked(sq, flips(board.player, board.opponent, sq));
+            let score = -self.evaluator.evaluate(&child);
+            return quick(
+                Move::Play(Square::from_index_unchecked(sq as u8)),
+                score,
+                Bound::Estimate,
+                Source::Forced,
+            );
+        }
+        self.tt.new_search();
+        let plan = limits.plan(start, board.empty_count());
+        let (tt, evaluator, stop) = (&self.tt, &*self.evaluator, &*self.stop);
+        let selectivity = self.options.selectivity;
+        self.pool.install(|| {
+            think(
+                tt,
+                evaluator,
+                stop,
+                Think {
+                    board: *board,
+                    max_depth: limits.depth,
+                    plan,
+                    allowed: legal,
+                    selectivity,
+                    observer,
+                },
+            )
+        })
+    }
+}
+
+impl std::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Engine")
+            .field("options", &self.options)
+            .field("position", &self.game.position().to_string())
+            .field("evaluator", &self.evaluator.name())
+            .field("book", &self.book.is_some())
+            .finish()
+    }
+}
+
+/// A per-move time limit, for callers that think in seconds.
+pub fn seconds(secs: f64) -> Limits {
+    Limits::move_time(Duration::from_secs_f64(secs.max(0.0)))
+}
