@@ -90,6 +90,25 @@ pub enum Command {
         #[arg(long, default_value_t = 64, value_name = "MB")]
         hash: usize,
     },
+    /// Fit the Multi-ProbCut parameters on positions sampled from WTHOR archives; prints the
+    /// table of `src/search/probcut.rs`.
+    ProbcutFit {
+        /// WTHOR `.wtb` files.
+        #[arg(required = true, value_name = "WTB")]
+        files: Vec<String>,
+        /// Positions to sample.
+        #[arg(long, default_value_t = 600, value_name = "N")]
+        positions: usize,
+        /// Deepest full-width search per position.
+        #[arg(long, default_value_t = 11, value_name = "D")]
+        max_depth: u32,
+        /// Worker threads (one position per thread).
+        #[arg(long, default_value_t = default_threads(), value_name = "N")]
+        threads: usize,
+        /// Seed of the position sampler.
+        #[arg(long, default_value_t = 1, value_name = "S")]
+        seed: u64,
+    },
     /// Print a position as a grid: a board string ("<64 squares> X") or a transcript from the
     /// start ("f5d6c3", "1. f5 d6 2. c3", passes optional).
     Show {
@@ -126,6 +145,13 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             json,
         } => crate::cli_analyze::run(file.as_deref(), depth, time, threads, hash, json),
         Command::Bench { depth, hash } => crate::cli_analyze::bench(depth, hash),
+        Command::ProbcutFit {
+            files,
+            positions,
+            max_depth,
+            threads,
+            seed,
+        } => run_probcut_fit(&files, positions, max_depth, threads, seed),
         Command::Solve {
             file,
             threads,
@@ -281,4 +307,44 @@ pub(crate) fn read_input(file: Option<&str>) -> Result<(String, usize), CliError
             1,
         ),
     })
+}
+
+fn run_probcut_fit(
+    files: &[String],
+    positions: usize,
+    max_depth: u32,
+    threads: usize,
+    seed: u64,
+) -> Result<(), CliError> {
+    use crate::train::{probcut_fit, wthor};
+    let mut games = Vec::new();
+    for file in files {
+        let bytes = std::fs::read(file).map_err(|e| format!("cannot read {file}: {e}"))?;
+        games.extend(wthor::parse(&bytes).map_err(|e| format!("{file}: {e}"))?);
+    }
+    let sample = probcut_fit::sample_positions(&games, positions, seed);
+    log::info!("{} games, {} positions sampled", games.len(), sample.len());
+    let bar = indicatif::ProgressBar::new(sample.len() as u64);
+    if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .build()?;
+    let eval = crate::eval::HandEval;
+    let start = Instant::now();
+    let samples = pool.install(|| probcut_fit::collect(&sample, &eval, max_depth, &|| bar.inc(1)));
+    bar.finish_and_clear();
+    let table = probcut_fit::fit(&samples, 30);
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "// {} positions from {} games (seed {seed}), full-width depths 1-{max_depth}, {} evaluation, {:.0} s",
+        samples.len(),
+        games.len(),
+        crate::eval::Evaluator::name(&eval),
+        start.elapsed().as_secs_f64()
+    )?;
+    write!(out, "{}", probcut_fit::render(&table))?;
+    Ok(())
 }

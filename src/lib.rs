@@ -30,3 +30,4 @@ pub mod eval;
 pub mod perft;
 pub mod search;
 pub mod solve;
+pub mod train;

@@ -124,7 +124,7 @@ fn show_reports_an_illegal_move_by_index() {
 
 #[test]
 fn every_subcommand_has_help() {
-    for sub in ["perft", "show", "solve"] {
+    for sub in ["perft", "show", "solve", "analyze", "bench", "probcut-fit"] {
         let out = iago(&[sub, "--help"]);
         assert!(out.status.success());
         assert!(stdout(&out).contains("Usage: iago"), "{sub}");
@@ -209,13 +209,68 @@ fn solve_fails_on_a_wrong_annotation_and_names_bad_lines() {
     );
     let err = stderr(&out);
     assert!(
-        err.contains("iago: error: line 4: column 1: 't' is not a square"),
+        err.contains(
+            "iago: error: line 4: neither a board (64 squares and the side to move) nor a transcript: column 1: 'th' is not a square"
+        ),
         "{err}"
+    );
+    let out = iago_stdin(
+        &["solve", "-"],
+        &format!("{}OO Z; A1:+2;\n", "-".repeat(62)),
+    );
+    assert!(
+        stderr(&out).contains("line 1: column 66: 'Z' is not a side to move"),
+        "{}",
+        stderr(&out)
     );
     assert!(
         err.contains("1 position(s) disagree with their annotations, 1 line(s) could not be read"),
         "{err}"
     );
+}
+
+#[test]
+fn analyze_transcripts_and_static_evaluation() {
+    let out = iago_stdin(
+        &["analyze", "-", "--depth", "0", "--json"],
+        "f5d6c3\n% comment\nf5f6\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let rows: Vec<serde_json::Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0]["line"], 1);
+    assert_eq!(rows[1]["line"], 3);
+    assert_eq!(rows[0]["depth"], 0);
+    assert_eq!(rows[0]["best_move"], "--");
+    let out = iago_stdin(
+        &["analyze", "-", "--depth", "4", "--threads", "2"],
+        "f5d6c3\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let line = stdout(&out).lines().nth(1).unwrap().to_string();
+    assert!(line.contains("4@95%"), "{line}");
+    let out = iago(&["analyze", "-"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("--depth"), "{}", stderr(&out));
+}
+
+#[test]
+fn bench_prints_a_node_signature() {
+    let out = iago(&["bench", "--depth", "3"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.lines().any(|l| l.starts_with("nodes: ")), "{text}");
+    let again = stdout(&iago(&["bench", "--depth", "3"]));
+    let nodes = |t: &str| {
+        t.lines()
+            .find(|l| l.starts_with("nodes: "))
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(nodes(&text), nodes(&again), "deterministic");
 }
 
 #[test]

@@ -213,6 +213,7 @@ fn move_time_is_respected() {
         engine.go(&Limits::move_time(limit), &mut |_| {});
         worst = worst.max(start.elapsed());
     }
+    eprintln!("worst wall time for a {limit:?} limit: {worst:?}");
     assert!(
         worst <= limit + Duration::from_millis(20),
         "worst {worst:?}"

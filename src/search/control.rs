@@ -65,6 +65,54 @@ impl<'a> Control<'a> {
     }
 }
 
+/// The outcome of one child search in a parallel split: `(score, move, nodes, aborted)`.
+pub(crate) type ChildResult = (i32, u8, u64, bool);
+
+/// Young Brothers Wait, the parallel part: searches the `children` of a null-window node
+/// `(alpha, alpha + 1)` over the current rayon pool. `search(child, control)` runs one child
+/// under the split's conditions; the first child that fails high (score > `alpha`) cancels its
+/// siblings. Returns the best score (fail-soft, `lowest` if none finished), its move and the
+/// nodes of all children; sets nothing itself: the caller checks `control.is_set()` for a stop
+/// from above.
+pub(crate) fn split<T: Sync>(
+    control: &Control<'_>,
+    children: &[T],
+    alpha: i32,
+    lowest: i32,
+    search: impl Fn(&T, Control<'_>) -> ChildResult + Sync,
+) -> (i32, u8, u64) {
+    use rayon::prelude::*;
+    let cut = AtomicBool::new(false);
+    let split = control.split(&cut);
+    let none = (lowest, super::tt::NO_MOVE, 0);
+    children
+        .par_iter()
+        .map(|child| {
+            if cut.load(Relaxed) {
+                return none;
+            }
+            let (score, mv, nodes, aborted) = search(child, split);
+            if aborted {
+                return (lowest, super::tt::NO_MOVE, nodes);
+            }
+            if score > alpha {
+                cut.store(true, Relaxed);
+            }
+            (score, mv, nodes)
+        })
+        .reduce(
+            || none,
+            |a, b| {
+                let nodes = a.2 + b.2;
+                if b.0 > a.0 {
+                    (b.0, b.1, nodes)
+                } else {
+                    (a.0, a.1, nodes)
+                }
+            },
+        )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,13 +11,13 @@
 //! All final scores are even (64 squares, empties to the winner), so null windows sit on odd
 //! values.
 
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::AtomicBool;
 
 use crate::board::Board;
 use crate::board::last_flip::count_last_flips;
 use crate::board::movegen::{flips, moves};
 use crate::board::stability::stable_discs;
-use crate::search::control::Control;
+use crate::search::control::{self, Control};
 use crate::search::tt::{NO_MOVE, SEL_EXACT, TranspositionTable, TtData};
 
 /// The highest possible score.
@@ -447,16 +447,11 @@ impl<'a> EndgameSearch<'a> {
         }
         let mut hash_move = NO_MOVE;
         if let Some(entry) = self.tt.probe(&board, hash) {
-            if entry.depth as u32 == n && entry.selectivity == SEL_EXACT {
-                let (lower, upper) = (entry.lower as i32, entry.upper as i32);
-                if lower >= beta {
-                    return lower;
-                }
-                if upper <= alpha || lower == upper {
-                    return upper;
-                }
-                alpha = alpha.max(lower);
-                beta = beta.min(upper);
+            if entry.depth as u32 == n
+                && entry.selectivity == SEL_EXACT
+                && let Some(score) = entry.narrow(&mut alpha, &mut beta)
+            {
+                return score;
             }
             hash_move = entry.best_move;
         }
@@ -520,23 +515,10 @@ impl<'a> EndgameSearch<'a> {
                 }
             }
         }
-        let (lower, upper) = if best >= beta {
-            (best, SCORE_MAX)
-        } else if best > alpha_start {
-            (best, best)
-        } else {
-            (-SCORE_MAX, best)
-        };
         self.tt.store(
             &board,
             hash,
-            TtData {
-                lower: lower as i8,
-                upper: upper as i8,
-                best_move,
-                depth: n as u8,
-                selectivity: SEL_EXACT,
-            },
+            TtData::from_result(best, alpha_start, beta, best_move, n, SEL_EXACT),
         );
         best
     }
@@ -545,25 +527,11 @@ impl<'a> EndgameSearch<'a> {
     /// that fails high cancels its siblings. Returns the best score (fail-soft) and its move;
     /// sets `aborted` only when a flag above this node was set.
     fn split(&mut self, p: u64, o: u64, alpha: i32, moves: &mut [Candidate], n: u32) -> (i32, u8) {
-        use rayon::prelude::*;
         moves.sort_unstable_by_key(|c| -c.value);
-        let cut = AtomicBool::new(false);
-        let control = self.control.split(&cut);
         let tt = self.tt;
-        let (best, sq, nodes) = moves
-            .par_iter()
-            .map(|mv| {
-                if cut.load(Relaxed) {
-                    return (-SCORE_INF, NO_MOVE, 0);
-                }
-                let mut sub = EndgameSearch {
-                    tt,
-                    control,
-                    poll: 1,
-                    parallel: true,
-                    nodes: 0,
-                    aborted: false,
-                };
+        let (best, sq, nodes) =
+            control::split(&self.control, moves, alpha, -SCORE_INF, |mv, control| {
+                let mut sub = EndgameSearch::with_control(tt, control).parallel();
                 let x = mv.sq as usize;
                 let score = -sub.dispatch(
                     o ^ mv.flips,
@@ -572,25 +540,8 @@ impl<'a> EndgameSearch<'a> {
                     -alpha,
                     n - 1,
                 );
-                if sub.aborted {
-                    return (-SCORE_INF, NO_MOVE, sub.nodes);
-                }
-                if score > alpha {
-                    cut.store(true, Relaxed);
-                }
-                (score, mv.sq, sub.nodes)
-            })
-            .reduce(
-                || (-SCORE_INF, NO_MOVE, 0),
-                |a, b| {
-                    let nodes = a.2 + b.2;
-                    if b.0 > a.0 {
-                        (b.0, b.1, nodes)
-                    } else {
-                        (a.0, a.1, nodes)
-                    }
-                },
-            );
+                (score, mv.sq, sub.nodes, sub.aborted)
+            });
         self.nodes += nodes;
         if self.control.is_set() {
             self.aborted = true;

@@ -34,6 +34,48 @@ pub const NO_MOVE: u8 = 64;
 const VALID: u64 = 1 << 63;
 
 impl TtData {
+    /// The entry recording `best`, the fail-soft result of a search in `(alpha, beta)`: a lower
+    /// bound when it reached `beta`, an upper bound when it did not exceed `alpha`, else exact.
+    pub fn from_result(
+        best: i32,
+        alpha: i32,
+        beta: i32,
+        best_move: u8,
+        depth: u32,
+        selectivity: u8,
+    ) -> TtData {
+        let (lower, upper) = if best >= beta {
+            (best, 64)
+        } else if best > alpha {
+            (best, best)
+        } else {
+            (-64, best)
+        };
+        TtData {
+            lower: lower as i8,
+            upper: upper as i8,
+            best_move,
+            depth: depth as u8,
+            selectivity,
+        }
+    }
+
+    /// Narrows `(alpha, beta)` with this entry's bounds; `Some(score)` when they already settle
+    /// the node (the score is then a valid fail-soft result).
+    #[inline]
+    pub fn narrow(&self, alpha: &mut i32, beta: &mut i32) -> Option<i32> {
+        let (lower, upper) = (self.lower as i32, self.upper as i32);
+        if lower >= *beta {
+            return Some(lower);
+        }
+        if upper <= *alpha || lower == upper {
+            return Some(upper);
+        }
+        *alpha = (*alpha).max(lower);
+        *beta = (*beta).min(upper);
+        None
+    }
+
     /// What makes an entry worth keeping: exact results first, then depth, then less pruning.
     fn quality(&self) -> (u8, u8) {
         if self.selectivity == SEL_EXACT {

@@ -5,8 +5,8 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use crate::board::notation::ParseObfError;
-use crate::board::{Board, Move, ObfEntry, parse_obf_line};
+use crate::board::notation::{ParseObfError, TranscriptError, looks_like_board};
+use crate::board::{Board, Game, Move, ObfEntry, Position, Rules, parse_obf_line};
 use crate::search::endgame::{EndgameSearch, Solution, SolveMode, Stopped};
 use crate::search::tt::TranspositionTable;
 
@@ -110,18 +110,48 @@ pub struct ProblemError {
     /// 1-based line number.
     pub line: usize,
     /// What is wrong.
-    pub error: ParseObfError,
+    pub error: ProblemLineError,
 }
 
-/// Reads every position of an OBF file (or of bare board lines), skipping blank lines and `%`
-/// comments; a bad line becomes an error and the others are still read.
+/// What is wrong with a problem line: a bad board/OBF line, or a bad transcript.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum ProblemLineError {
+    /// The line looks like a board (64 squares) but is not a valid OBF line.
+    #[error(transparent)]
+    Obf(#[from] ParseObfError),
+    /// The line is read as a transcript from the start and is not one.
+    #[error("neither a board (64 squares and the side to move) nor a transcript: {0}")]
+    Transcript(#[from] TranscriptError),
+}
+
+/// Reads every position of a problem file, skipping blank lines and `%` comments. A line is an
+/// OBF line or a bare board string when its first 64 characters are squares; otherwise it is a
+/// transcript played from the start (e.g. an XOT opening list). A bad line becomes an error and
+/// the others are still read.
 pub fn read_problems(text: &str) -> Vec<Result<Problem, ProblemError>> {
     text.lines()
         .enumerate()
-        .filter_map(|(i, line)| match parse_obf_line(line) {
-            Ok(Some(entry)) => Some(Ok(Problem { line: i + 1, entry })),
-            Ok(None) => None,
-            Err(error) => Some(Err(ProblemError { line: i + 1, error })),
+        .filter_map(|(i, line)| {
+            let parsed: Result<Option<ObfEntry>, ProblemLineError> = if looks_like_board(line) {
+                parse_obf_line(line).map_err(Into::into)
+            } else if line.trim().is_empty() || line.trim_start().starts_with('%') {
+                Ok(None)
+            } else {
+                Game::from_transcript(Rules::OTHELLO, Position::start(), line)
+                    .map(|game| {
+                        Some(ObfEntry {
+                            position: game.position(),
+                            moves: Vec::new(),
+                            score: None,
+                        })
+                    })
+                    .map_err(Into::into)
+            };
+            match parsed {
+                Ok(Some(entry)) => Some(Ok(Problem { line: i + 1, entry })),
+                Ok(None) => None,
+                Err(error) => Some(Err(ProblemError { line: i + 1, error })),
+            }
         })
         .collect()
 }
