@@ -13,14 +13,50 @@ use crate::perft::{PassRule, perft_parallel};
 #[derive(Parser, Debug)]
 #[command(name = "iago", version, about, long_about = None)]
 pub struct Cli {
-    /// What to do.
+    /// What to do. Without a subcommand, Iago speaks NBoard if the first line is `nboard N`,
+    /// GTP otherwise (a GUI needs no arguments).
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
+    /// Engine options for the protocol session when no subcommand is given.
+    #[command(flatten)]
+    pub engine: EngineArgs,
+}
+
+/// Options of the protocol subcommands.
+#[derive(clap::Args, Debug, Clone, Copy)]
+pub struct EngineArgs {
+    /// Search threads (default: every core of the machine).
+    #[arg(long, default_value_t = default_threads(), value_name = "N")]
+    pub threads: usize,
+    /// Hash table size in MiB.
+    #[arg(long, default_value_t = 64, value_name = "MB")]
+    pub hash: usize,
+    /// Search depth when the client sets none (NBoard until `set depth`; GTP without a clock).
+    #[arg(long, default_value_t = 12, value_name = "D")]
+    pub depth: u32,
+    /// Seconds per move when a GTP client gives no clock (instead of --depth).
+    #[arg(long, value_name = "SECS")]
+    pub time: Option<f64>,
+}
+
+impl Default for EngineArgs {
+    fn default() -> Self {
+        EngineArgs {
+            threads: default_threads(),
+            hash: 64,
+            depth: 12,
+            time: None,
+        }
+    }
 }
 
 /// The subcommands.
 #[derive(Subcommand, Debug)]
 pub enum Command {
+    /// Speak the NBoard protocol (v2) on stdin/stdout.
+    Nboard(EngineArgs),
+    /// Speak GTP (Othello dialect) on stdin/stdout.
+    Gtp(EngineArgs),
     /// Count the leaves of the game tree to each depth up to DEPTH (move-generator check and
     /// speed test).
     Perft {
@@ -128,7 +164,12 @@ pub type CliError = Box<dyn std::error::Error + Send + Sync>;
 
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<(), CliError> {
-    match cli.command {
+    let Some(command) = cli.command else {
+        return run_protocol(cli.engine, None);
+    };
+    match command {
+        Command::Nboard(args) => run_protocol(args, Some(crate::protocol::Protocol::Nboard)),
+        Command::Gtp(args) => run_protocol(args, Some(crate::protocol::Protocol::Gtp)),
         Command::Perft {
             depth,
             pass_free,
@@ -346,5 +387,33 @@ fn run_probcut_fit(
         start.elapsed().as_secs_f64()
     )?;
     write!(out, "{}", probcut_fit::render(&table))?;
+    Ok(())
+}
+
+fn run_protocol(
+    args: EngineArgs,
+    protocol: Option<crate::protocol::Protocol>,
+) -> Result<(), CliError> {
+    if args.threads == 0 {
+        return Err("--threads must be at least 1".into());
+    }
+    if let Some(t) = args.time
+        && !(t > 0.0 && t.is_finite())
+    {
+        return Err(format!("--time must be a positive number of seconds, not {t}").into());
+    }
+    let engine = crate::engine::Engine::new(crate::engine::EngineOptions {
+        threads: args.threads,
+        hash_mb: args.hash,
+        ..crate::engine::EngineOptions::default()
+    })?;
+    crate::protocol::serve(
+        engine,
+        protocol,
+        crate::protocol::Settings {
+            depth: args.depth.clamp(1, 60),
+            move_time: args.time,
+        },
+    );
     Ok(())
 }

@@ -59,8 +59,14 @@ pub struct StopHandle(Arc<AtomicBool>);
 
 impl StopHandle {
     /// Asks the running search to stop; it returns its best result so far within milliseconds.
+    /// The request holds until the engine's next public search call begins.
     pub fn stop(&self) {
         self.0.store(true, Relaxed);
+    }
+
+    /// Whether a stop was requested and not yet cleared.
+    pub fn is_stopped(&self) -> bool {
+        self.0.load(Relaxed)
     }
 }
 
@@ -187,6 +193,39 @@ impl Engine {
         self.game.play(mv)
     }
 
+    /// Plays a move; when the side to move has none and `mv` is the other side's move, records
+    /// the pass first. Returns whether a pass was inserted.
+    pub fn play_inferring_pass(&mut self, mv: Move) -> Result<bool, IllegalMoveError> {
+        self.game.play_inferring_pass(mv)
+    }
+
+    /// Evaluates every position of the game from the last back to the start (retrograde
+    /// analysis): `report(moves made, score for the side to move)` for each, finished games
+    /// exactly. Stops early when the stop handle is used.
+    pub fn analyze_game(&mut self, limits: &Limits, report: &mut dyn FnMut(usize, i32)) {
+        self.stop.store(false, Relaxed);
+        let mut position = self.game.start();
+        let mut boards = vec![position.board];
+        for &mv in self.game.moves() {
+            position = position
+                .try_play(mv)
+                .expect("the moves of the game are legal");
+            boards.push(position.board);
+        }
+        for (moves_made, board) in boards.iter().enumerate().rev() {
+            let score = if board.is_game_over() {
+                board.final_score()
+            } else {
+                self.search(board, limits, u64::MAX, false, &mut |_| {})
+                    .score
+            };
+            if self.stop.load(Relaxed) {
+                return;
+            }
+            report(moves_made, score);
+        }
+    }
+
     /// Takes back the last move.
     pub fn undo(&mut self) -> Option<Move> {
         self.game.undo()
@@ -215,6 +254,7 @@ impl Engine {
         limits: &Limits,
         observer: &mut (dyn FnMut(&SearchResult) + Send),
     ) -> SearchResult {
+        self.stop.store(false, Relaxed);
         self.search(board, limits, u64::MAX, false, observer)
     }
 
@@ -226,6 +266,7 @@ impl Engine {
         limits: &Limits,
         observer: &mut (dyn FnMut(usize, &SearchResult) + Send),
     ) -> Vec<SearchResult> {
+        self.stop.store(false, Relaxed);
         let board = self.game.position().board;
         let mut allowed = board.legal_moves().0;
         let mut results = Vec::new();
@@ -259,7 +300,6 @@ impl Engine {
         observer: &mut (dyn FnMut(&SearchResult) + Send),
     ) -> SearchResult {
         let start = Instant::now();
-        self.stop.store(false, Relaxed);
         let legal = board.legal_moves().0 & allowed;
         let quick = |best_move, score, bound, source| SearchResult {
             best_move,

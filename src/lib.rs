@@ -28,6 +28,7 @@ mod cli_solve;
 pub mod engine;
 pub mod eval;
 pub mod perft;
+pub mod protocol;
 pub mod search;
 pub mod solve;
 pub mod train;

@@ -27,6 +27,21 @@ impl<'a> Control<'a> {
         }
     }
 
+    /// Conditions under these ones with a flag and a deadline of their own: the deadline sets
+    /// `flag`, not the flags above, so it ends only this search.
+    pub(crate) fn nested<'b>(
+        &'b self,
+        flag: &'b AtomicBool,
+        deadline: Option<Instant>,
+    ) -> Control<'b> {
+        Control {
+            flag,
+            parent: Some(self),
+            stop: flag,
+            deadline,
+        }
+    }
+
     /// The conditions for the tasks of a parallel split: these, or `cut` (set when a sibling
     /// fails high).
     pub(crate) fn split<'b>(&'b self, cut: &'b AtomicBool) -> Control<'b> {
@@ -131,5 +146,20 @@ mod tests {
         let past = Control::new(&stop, Some(Instant::now() - Duration::from_millis(1)));
         assert!(past.should_stop(&mut poll));
         assert!(stop.load(Relaxed), "the deadline sets the stop flag");
+        let user = AtomicBool::new(false);
+        let outer = Control::new(&user, None);
+        let local = AtomicBool::new(false);
+        let inner = outer.nested(&local, Some(Instant::now() - Duration::from_millis(1)));
+        assert!(inner.should_stop(&mut poll));
+        assert!(
+            local.load(Relaxed) && !user.load(Relaxed),
+            "a nested deadline ends only its search"
+        );
+        user.store(true, Relaxed);
+        local.store(false, Relaxed);
+        assert!(
+            outer.nested(&local, None).is_set(),
+            "a stop from above reaches the nested search"
+        );
     }
 }

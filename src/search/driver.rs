@@ -74,7 +74,11 @@ pub(crate) fn think(
     } = think;
     let threads = rayon::current_num_threads();
     let empties = board.empty_count();
-    let control = Control::new(stop, plan.hard);
+    // The caller's stop flag ends the search; the deadline ends only this one (a later search
+    // in the same job starts clean).
+    let outer = Control::new(stop, None);
+    let deadline = AtomicBool::new(false);
+    let control = outer.nested(&deadline, plan.hard);
     let mut root = RootMove::list(&board, allowed);
     assert!(!root.is_empty(), "think needs a legal move");
     let mut nodes = 0u64;

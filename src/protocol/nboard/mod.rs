@@ -1,0 +1,245 @@
+//! NBoard protocol v2 (`../shared/protocol/REFERENCE.md` §1): the session.
+//!
+//! Searches (`go`, `hint`, `analyze`) run on a worker thread and print their own replies;
+//! `ping` stops them and is answered after their last line; a state change stops a running
+//! search first. Unknown or malformed lines are logged on stderr and ignored.
+
+pub mod command;
+pub mod response;
+
+use std::sync::mpsc::Receiver;
+use std::time::Duration;
+
+pub use command::{Command, ParseError};
+pub use response::{Depth, Eval, HintLine, Response};
+
+use super::ggf::{GgfGame, MoveItem, TimeControl};
+use super::{EngineSlot, Output, Settings};
+use crate::board::{Color, Move};
+use crate::engine::Engine;
+use crate::search::{Bound, Clock, Limits, SearchResult};
+
+/// The name the engine gives itself (one token).
+pub const NAME: &str = "Iago";
+
+/// The clock state from the last `set game` and the `move`s since.
+#[derive(Clone, Copy, Debug, Default)]
+struct Clocks {
+    control: [Option<TimeControl>; 2],
+    used: [Duration; 2],
+}
+
+fn index(color: Color) -> usize {
+    match color {
+        Color::Black => 0,
+        Color::White => 1,
+    }
+}
+
+/// One NBoard session.
+pub struct Session {
+    out: Output,
+    slot: EngineSlot,
+    depth: u32,
+    clocks: Clocks,
+}
+
+impl Session {
+    /// A session around `engine`, writing to `out`.
+    pub fn new(engine: Engine, out: Output, settings: Settings) -> Session {
+        Session {
+            out,
+            slot: EngineSlot::new(engine),
+            depth: settings.depth,
+            clocks: Clocks::default(),
+        }
+    }
+
+    /// Handles `first` (if given), then every line until `quit` or the end of input.
+    pub fn run(mut self, first: Option<String>, rx: Receiver<Option<String>>) {
+        if let Some(line) = first
+            && !self.handle(&line)
+        {
+            return;
+        }
+        while let Ok(Some(line)) = rx.recv() {
+            if !self.handle(&line) {
+                return;
+            }
+        }
+        // End of input: stop thinking and leave.
+        self.slot.stop();
+    }
+
+    /// Handles one line; `false` after `quit`.
+    pub fn handle(&mut self, line: &str) -> bool {
+        let command = match line.parse::<Command>() {
+            Ok(c) => c,
+            Err(ParseError::Empty) => return true,
+            Err(e) => {
+                log::warn!("ignored NBoard line: {e}");
+                return true;
+            }
+        };
+        log::debug!("nboard < {command}");
+        match command {
+            Command::Nboard(version) => {
+                if version != 2 {
+                    log::warn!(
+                        "NBoard protocol version {version} announced; Iago speaks version 2"
+                    );
+                }
+            }
+            Command::SetDepth(depth) => {
+                self.slot.stop();
+                self.depth = depth.clamp(1, 60);
+                self.out.line(Response::SetMyName(NAME.into()));
+            }
+            Command::SetGame(text) => self.set_game(&text),
+            Command::SetContempt(contempt) => {
+                self.slot.stop().set_contempt(contempt.round() as i32);
+            }
+            Command::Move(item) => self.play(item),
+            Command::Ping(n) => {
+                self.slot.stop();
+                self.out.line(Response::Pong(n));
+            }
+            Command::Go => self.go(),
+            Command::Hint(n) => self.hint(n.max(1) as usize),
+            Command::Learn => {
+                self.slot.stop();
+                self.out.line(Response::Learned);
+            }
+            Command::Analyze => self.analyze(),
+            Command::Clear => self.slot.stop().clear_hash(),
+            Command::Quit => {
+                self.slot.stop();
+                return false;
+            }
+        }
+        true
+    }
+
+    fn set_game(&mut self, text: &str) {
+        let parsed = GgfGame::parse(text).and_then(|ggf| ggf.game().map(|game| (ggf, game)));
+        match parsed {
+            Ok((ggf, game)) => {
+                self.slot.stop().set_game(game);
+                self.clocks = Clocks {
+                    control: [
+                        ggf.time_control(Color::Black),
+                        ggf.time_control(Color::White),
+                    ],
+                    used: [ggf.time_used(Color::Black), ggf.time_used(Color::White)],
+                };
+            }
+            Err(e) => log::warn!("ignored set game, the previous game stays: {e}"),
+        }
+    }
+
+    fn play(&mut self, item: MoveItem) {
+        let engine = self.slot.stop();
+        let color = engine.game().position().to_move;
+        match engine.play_inferring_pass(item.mv) {
+            Ok(passed) => {
+                let mover = if passed { color.opposite() } else { color };
+                if let Some(t) = item.time.filter(|t| *t > 0.0) {
+                    self.clocks.used[index(mover)] += Duration::from_secs_f64(t);
+                }
+            }
+            Err(e) => log::warn!("ignored move {}: {e}", item.mv),
+        }
+    }
+
+    /// The depth, and the clock of the side to move when the game has one.
+    fn limits(&mut self) -> Limits {
+        let color = self.slot.get().game().position().to_move;
+        let clock = self.clocks.control[index(color)].map(|tc| Clock {
+            remaining: tc
+                .base
+                .saturating_sub(self.clocks.used[index(color)])
+                .max(Duration::from_millis(20)),
+            increment: tc.increment,
+            moves_to_go: None,
+        });
+        Limits {
+            depth: Some(self.depth),
+            move_time: None,
+            clock,
+        }
+    }
+
+    fn go(&mut self) {
+        let limits = self.limits();
+        let out = self.out.clone();
+        self.slot.spawn(move |engine| {
+            let result = engine.go(&limits, &mut |_| {});
+            out.line(Response::BestMove(MoveItem {
+                mv: result.best_move,
+                eval: Some(result.score as f64),
+                time: Some(result.time.as_secs_f64()),
+            }));
+            out.line(Response::NodeStats {
+                nodes: result.nodes,
+                seconds: result.time.as_secs_f64(),
+            });
+        });
+    }
+
+    fn hint(&mut self, n: usize) {
+        let limits = Limits::depth(self.depth);
+        let out = self.out.clone();
+        self.slot.spawn(move |engine| {
+            let mut nodes = 0;
+            let mut seconds = 0.0;
+            let results = engine.hint(n, &limits, &mut |_, result| {
+                out.line(Response::Search(hint_line(result)))
+            });
+            for r in &results {
+                nodes += r.nodes;
+                seconds += r.time.as_secs_f64();
+            }
+            out.line(Response::NodeStats { nodes, seconds });
+        });
+    }
+
+    /// `analysis <moves made> <eval>` for every position, from the end back to the start.
+    fn analyze(&mut self) {
+        let depth = self.depth;
+        let out = self.out.clone();
+        self.slot.spawn(move |engine| {
+            engine.analyze_game(&Limits::depth(depth), &mut |moves_made, eval| {
+                out.line(Response::Analysis {
+                    moves_made: moves_made as u32,
+                    eval: eval as f64,
+                });
+            });
+        });
+    }
+}
+
+/// A `search` line from a search result.
+fn hint_line(result: &SearchResult) -> HintLine {
+    let depth = match result.bound {
+        Bound::Exact => Depth::exact(),
+        Bound::WinLossDraw => Depth::win_loss_draw(),
+        Bound::Estimate => Depth::plies(result.depth),
+    };
+    let pv = if result.pv.is_empty() {
+        vec![result.best_move]
+    } else {
+        result.pv.clone()
+    };
+    let pv: Vec<Move> = if pv.first() == Some(&result.best_move) {
+        pv
+    } else {
+        vec![result.best_move]
+    };
+    HintLine {
+        pv,
+        eval: Eval::Value(result.score as f64),
+        games: 0,
+        depth,
+        text: String::new(),
+    }
+}

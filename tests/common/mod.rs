@@ -1,0 +1,138 @@
+//! Drives the real `iago` binary over pipes.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+use iago::board::{Game, Move, Position, Rules};
+
+/// A running `iago` with its stdin, its stdout as a line channel, and its stderr as another.
+pub struct Engine {
+    pub child: Child,
+    stdin: Option<ChildStdin>,
+    pub lines: Receiver<String>,
+    pub errors: Receiver<String>,
+}
+
+impl Engine {
+    pub fn start(args: &[&str]) -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_iago"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start iago");
+        let stdout = child.stdout.take().unwrap();
+        let stderr = child.stderr.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let (etx, errors) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines() {
+                let Ok(line) = line else { break };
+                if etx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            stdin: child.stdin.take(),
+            child,
+            lines,
+            errors,
+        }
+    }
+
+    pub fn send(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        writeln!(stdin, "{line}").expect("write to iago");
+        stdin.flush().unwrap();
+    }
+
+    /// Closes stdin (end of input).
+    pub fn close(&mut self) {
+        self.stdin = None;
+    }
+
+    /// The next stdout line, within `timeout`.
+    pub fn line(&self, timeout: Duration) -> Option<String> {
+        match self.lines.recv_timeout(timeout) {
+            Ok(line) => Some(line),
+            Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => None,
+        }
+    }
+
+    /// Lines until one satisfies `done` (included), failing after `timeout`.
+    pub fn until(&self, timeout: Duration, mut done: impl FnMut(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + timeout;
+        let mut out = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.line(left) {
+                Some(line) => {
+                    let finished = done(&line);
+                    out.push(line);
+                    if finished {
+                        return out;
+                    }
+                }
+                None => panic!("timed out after {timeout:?}; got {out:?}"),
+            }
+        }
+    }
+
+    /// Waits for the process to exit; its exit time.
+    pub fn wait_exit(&mut self, timeout: Duration) -> Option<Instant> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                assert!(status.success(), "exit status {status}");
+                return Some(Instant::now());
+            }
+            if Instant::now() > deadline {
+                let _ = self.child.kill();
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+
+    /// Every stderr line so far.
+    pub fn stderr_lines(&self) -> Vec<String> {
+        self.errors.try_iter().collect()
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A game that reaches a position where the side to move must pass: the moves up to it.
+pub fn game_reaching_a_pass() -> Game {
+    // A random game with two passes (found with a fixed seed); cut at the first forced pass.
+    const GAME: &str = "f5f4f3g4h5h4h3e6d7d6c6c7c8d8c4f2g3f6e2b7a6b5g7a7b8c5e7b6b4c3d2f8e8g2f1a5d3a3b3g6h7h8f7d1e3g1g8a4h1h2e1a2g5a8c1b2a1b1c2h6";
+    let full = Game::from_transcript(Rules::OTHELLO, Position::start(), GAME).unwrap();
+    let mut game = Game::new(Rules::OTHELLO);
+    for &mv in full.moves() {
+        if mv == Move::Pass {
+            break;
+        }
+        game.play(mv).unwrap();
+    }
+    assert!(game.position().board.must_pass());
+    game
+}

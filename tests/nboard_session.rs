@@ -1,0 +1,462 @@
+//! NBoard sessions with the real binary, driven by a clean-room client that sequences commands
+//! the way NBoard's engine layer does (state update, contempt, depth, ping, request) and checks
+//! every reply the way NBoard's reply parser would.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{Engine, game_reaching_a_pass};
+use iago::board::{Color, Game, Move, Rules};
+
+const LONG: Duration = Duration::from_secs(60);
+
+/// What NBoard would make of one engine line; panics on a line that would raise its
+/// "Engine communication error" dialog.
+#[derive(Debug, Clone, PartialEq)]
+enum Reply {
+    Name(String),
+    Pong(i64),
+    Status,
+    Move {
+        mv: Move,
+        eval: Option<f64>,
+    },
+    Hint {
+        first: Move,
+        eval: Option<f64>,
+        depth: String,
+        book: bool,
+    },
+    NodeStats,
+    Analysis {
+        moves_made: u32,
+    },
+    Learned,
+    Ignored,
+}
+
+/// A decimal without exponent, as NBoard's `readDoubleNoExponent`.
+fn no_exponent(text: &str) -> f64 {
+    assert!(!text.contains(['e', 'E']), "exponent in '{text}'");
+    text.parse()
+        .unwrap_or_else(|_| panic!("not a number: '{text}'"))
+}
+
+fn square_or_pass(text: &str) -> Move {
+    let t = text.to_ascii_uppercase();
+    if ["PA", "PASS", "--"].contains(&t.as_str()) {
+        return Move::Pass;
+    }
+    let b = t.as_bytes();
+    assert!(
+        b.len() >= 2 && (b'A'..=b'H').contains(&b[0]) && (b'1'..=b'8').contains(&b[1]),
+        "bad move '{text}'"
+    );
+    Move::parse(&t[..2]).unwrap()
+}
+
+fn check_line(line: &str) -> Reply {
+    let mut words = line.split_whitespace();
+    let first = words.next().unwrap_or("");
+    match first {
+        "===" => {
+            let mli = words.collect::<Vec<_>>().join("/");
+            let mut parts = mli.split('/');
+            let mv = square_or_pass(parts.next().unwrap());
+            let eval = parts.next().filter(|e| !e.is_empty()).map(no_exponent);
+            if let Some(t) = parts.next().filter(|t| !t.is_empty()) {
+                no_exponent(t);
+            }
+            Reply::Move { mv, eval }
+        }
+        "pong" => Reply::Pong(words.next().unwrap().parse().unwrap()),
+        "status" => Reply::Status,
+        "set" => {
+            assert_eq!(
+                words.next(),
+                Some("myname"),
+                "only `set myname` is allowed: {line}"
+            );
+            let name = words.next().expect("a name").to_string();
+            assert_eq!(words.next(), None, "the name must be one token: {line}");
+            Reply::Name(name)
+        }
+        "search" | "book" => {
+            let pv = words.next().expect("pv");
+            let eval = words.next().expect("eval");
+            let eval = if eval == "NaN" {
+                panic!("Iago must never print NaN: {line}")
+            } else {
+                Some(no_exponent(eval.split(',').next().unwrap()))
+            };
+            let games: i64 = words
+                .next()
+                .expect("games")
+                .parse()
+                .expect("games is an int");
+            if first == "search" {
+                assert_eq!(games, 0, "{line}");
+            }
+            let depth = words.next().expect("depth").to_string();
+            assert!(
+                depth.chars().next().unwrap().is_ascii_digit(),
+                "depth starts with an int: {line}"
+            );
+            Reply::Hint {
+                first: square_or_pass(&pv[..2.min(pv.len())]),
+                eval,
+                depth,
+                book: first == "book",
+            }
+        }
+        "nodestats" => {
+            let _: u64 = words.next().unwrap().parse().unwrap();
+            no_exponent(words.next().unwrap());
+            Reply::NodeStats
+        }
+        "analysis" => {
+            let moves_made = words.next().unwrap().parse().unwrap();
+            no_exponent(words.next().unwrap());
+            Reply::Analysis { moves_made }
+        }
+        "learned" => Reply::Learned,
+        _ => Reply::Ignored,
+    }
+}
+
+/// The GGF NBoard would send for `game`.
+fn ggf(game: &Game) -> String {
+    let start = game.start();
+    let board: String = start
+        .to_board_string()
+        .chars()
+        .take(64)
+        .map(|c| if c == 'X' { '*' } else { c })
+        .collect();
+    let mover = if start.to_move == Color::Black {
+        '*'
+    } else {
+        'O'
+    };
+    let mut text = format!(
+        "(;GM[Othello]PC[NBoard]DT[2026-11-22 10:00:00 GMT]PB[]PW[]RE[?]TI[15:00]TY[8]BO[8 {board} {mover}]"
+    );
+    let mut color = start.to_move;
+    for mv in game.moves() {
+        let tag = if color == Color::Black { 'B' } else { 'W' };
+        text.push_str(&format!("{tag}[{}]", mv.to_uppercase()));
+        color = color.opposite();
+    }
+    text.push_str(";)");
+    text
+}
+
+/// NBoard's side of the conversation.
+struct Gui {
+    engine: Engine,
+    ping: i64,
+    sent: Option<Game>,
+    depth: Option<u32>,
+    name: Option<String>,
+}
+
+impl Gui {
+    fn start() -> Gui {
+        let mut engine = Engine::start(&["nboard", "--threads", "2", "--hash", "16"]);
+        engine.send("nboard 2");
+        Gui {
+            engine,
+            ping: 0,
+            sent: None,
+            depth: None,
+            name: None,
+        }
+    }
+
+    /// State update, depth, ping — then the request.
+    fn request(&mut self, game: &Game, depth: u32, request: &str) {
+        let one_more = self.sent.as_ref().is_some_and(|prev| {
+            prev.start() == game.start()
+                && prev.moves().len() + 1 == game.moves().len()
+                && game.moves().starts_with(prev.moves())
+        });
+        if one_more {
+            let mv = game.moves().last().unwrap();
+            self.engine.send(&format!("move {}", mv.to_uppercase()));
+        } else {
+            self.engine.send(&format!("set game {}", ggf(game)));
+        }
+        self.sent = Some(game.clone());
+        if self.depth != Some(depth) {
+            self.engine.send(&format!("set depth {depth}"));
+            self.depth = Some(depth);
+        }
+        self.ping += 1;
+        self.engine.send(&format!("ping {}", self.ping));
+        self.engine.send(request);
+    }
+
+    /// Reads until `done` after the current pong; returns the current replies.
+    fn replies(&mut self, done: impl Fn(&Reply) -> bool) -> Vec<Reply> {
+        let mut current = false;
+        let mut out = Vec::new();
+        let ping = self.ping;
+        let mut finished = false;
+        self.engine.until(LONG, |line| {
+            let reply = check_line(line);
+            match &reply {
+                Reply::Name(n) => self.name = Some(n.clone()),
+                Reply::Pong(n) => current = *n == ping,
+                _ => {}
+            }
+            if current {
+                finished = done(&reply);
+                out.push(reply);
+            }
+            finished
+        });
+        out
+    }
+
+    fn go(&mut self, game: &Game, depth: u32) -> Reply {
+        self.request(game, depth, "go");
+        let replies = self.replies(|r| matches!(r, Reply::Move { .. }));
+        replies
+            .into_iter()
+            .find(|r| matches!(r, Reply::Move { .. }))
+            .unwrap()
+    }
+
+    fn hint(&mut self, game: &Game, depth: u32, n: u32) -> Vec<Reply> {
+        self.request(game, depth, &format!("hint {n}"));
+        self.replies(|r| matches!(r, Reply::NodeStats))
+    }
+}
+
+#[test]
+fn a_whole_game_against_itself() {
+    let mut gui = Gui::start();
+    let mut game = Game::new(Rules::OTHELLO);
+    while !game.is_over() {
+        let Reply::Move { mv, eval } = gui.go(&game, 3) else {
+            unreachable!()
+        };
+        assert!(eval.is_some());
+        let board = game.position().board;
+        if mv == Move::Pass {
+            assert!(board.must_pass(), "PA only when forced");
+        }
+        game.play(mv)
+            .unwrap_or_else(|e| panic!("illegal move {mv} from the engine: {e}"));
+    }
+    assert_eq!(gui.name.as_deref(), Some("Iago"));
+    assert!(game.moves().len() >= 58);
+    let errors = gui.engine.stderr_lines();
+    assert!(errors.is_empty(), "{errors:?}");
+}
+
+#[test]
+fn pass_positions() {
+    let mut gui = Gui::start();
+    let game = game_reaching_a_pass();
+    let Reply::Move { mv, .. } = gui.go(&game, 4) else {
+        unreachable!()
+    };
+    assert_eq!(mv, Move::Pass);
+    let hints = gui.hint(&game, 4, 4);
+    let firsts: Vec<_> = hints
+        .iter()
+        .filter_map(|r| match r {
+            Reply::Hint { first, .. } => Some(*first),
+            _ => None,
+        })
+        .collect();
+    assert!(!firsts.is_empty());
+    assert!(firsts.iter().all(|m| *m == Move::Pass), "{hints:?}");
+    // After the pass is played (sent as a move), the engine answers for the other side.
+    let mut after = game.clone();
+    after.play(Move::Pass).unwrap();
+    let Reply::Move { mv, .. } = gui.go(&after, 4) else {
+        unreachable!()
+    };
+    assert!(after.position().board.is_legal(mv));
+}
+
+#[test]
+fn hint_deepens_and_covers_distinct_moves() {
+    let mut gui = Gui::start();
+    let game =
+        Game::from_transcript(Rules::OTHELLO, iago::board::Position::start(), "f5d6c3").unwrap();
+    let hints = gui.hint(&game, 5, 3);
+    let mut firsts = std::collections::HashSet::new();
+    let mut depths = Vec::new();
+    for r in &hints {
+        if let Reply::Hint {
+            first, depth, book, ..
+        } = r
+        {
+            assert!(!book);
+            assert!(game.position().board.is_legal(*first));
+            firsts.insert(*first);
+            depths.push(depth.clone());
+        }
+    }
+    assert!(firsts.len() >= 3, "{hints:?}");
+    assert!(
+        depths.contains(&"1".to_string()) && depths.contains(&"5".to_string()),
+        "{depths:?}"
+    );
+}
+
+#[test]
+fn ping_stops_thinking_and_is_answered_in_order() {
+    let mut gui = Gui::start();
+    let game = Game::new(Rules::OTHELLO);
+    gui.request(&game, 40, "go");
+    std::thread::sleep(Duration::from_millis(300));
+    gui.ping += 1;
+    let sent = Instant::now();
+    gui.engine.send(&format!("ping {}", gui.ping));
+    let lines = gui.engine.until(Duration::from_secs(5), |l| {
+        l == format!("pong {}", gui.ping)
+    });
+    let elapsed = sent.elapsed();
+    let best = lines
+        .iter()
+        .position(|l| l.starts_with("==="))
+        .expect("the stopped search still answers");
+    assert!(
+        best < lines.len() - 1,
+        "=== comes before the pong: {lines:?}"
+    );
+    assert!(elapsed < Duration::from_secs(1), "{elapsed:?}");
+    // The engine still works afterwards.
+    let Reply::Move { mv, .. } = gui.go(&game, 2) else {
+        unreachable!()
+    };
+    assert!(game.position().board.is_legal(mv));
+}
+
+#[test]
+fn quit_and_end_of_input_exit_mid_search() {
+    for use_quit in [true, false] {
+        let mut gui = Gui::start();
+        gui.request(&Game::new(Rules::OTHELLO), 40, "go");
+        std::thread::sleep(Duration::from_millis(300));
+        let sent = Instant::now();
+        if use_quit {
+            gui.engine.send("quit");
+        } else {
+            gui.engine.close();
+        }
+        let exited = gui
+            .engine
+            .wait_exit(Duration::from_secs(5))
+            .expect("iago exits");
+        let took = exited - sent;
+        assert!(took < Duration::from_secs(1), "took {took:?}");
+    }
+}
+
+#[test]
+fn malformed_lines_and_illegal_moves_are_ignored() {
+    let mut gui = Gui::start();
+    let game = Game::new(Rules::OTHELLO);
+    gui.request(&game, 2, "go");
+    gui.replies(|r| matches!(r, Reply::NodeStats));
+    for junk in [
+        "hello",
+        "move Z9",
+        "move A1",
+        "set depth x",
+        "ping",
+        "go now",
+        "set game (;garbage",
+        "\u{7f}\u{1}",
+    ] {
+        gui.engine.send(junk);
+    }
+    gui.ping += 1;
+    gui.engine.send(&format!("ping {}", gui.ping));
+    let lines = gui
+        .engine
+        .until(Duration::from_secs(5), |l| l.starts_with("pong"));
+    assert_eq!(
+        lines,
+        vec![format!("pong {}", gui.ping)],
+        "nothing but the pong on stdout"
+    );
+    // The position did not change: `move A1` was illegal.
+    gui.engine.send("go");
+    let lines = gui.engine.until(LONG, |l| l.starts_with("==="));
+    let Reply::Move { mv, .. } = check_line(lines.last().unwrap()) else {
+        unreachable!()
+    };
+    assert!(game.position().board.is_legal(mv), "{mv}");
+    std::thread::sleep(Duration::from_millis(100));
+    let errors = gui.engine.stderr_lines();
+    assert!(errors.len() >= 6, "each bad line is logged: {errors:?}");
+    for line in errors {
+        let first = line.split_whitespace().next().unwrap_or("");
+        assert!(
+            ![
+                "set",
+                "===",
+                "pong",
+                "search",
+                "book",
+                "nodestats",
+                "analysis",
+                "status",
+                "learned"
+            ]
+            .contains(&first),
+            "a log line that NBoard would parse: {line}"
+        );
+    }
+}
+
+#[test]
+fn learn_and_analyze() {
+    let mut gui = Gui::start();
+    let game = Game::from_transcript(Rules::OTHELLO, iago::board::Position::start(), "f5d6c3d3c4")
+        .unwrap();
+    gui.request(&game, 2, "learn");
+    let replies = gui.replies(|r| matches!(r, Reply::Learned));
+    assert_eq!(replies.last(), Some(&Reply::Learned));
+    gui.request(&game, 2, "analyze");
+    let replies = gui.replies(|r| matches!(r, Reply::Analysis { moves_made: 0 }));
+    let made: Vec<u32> = replies
+        .iter()
+        .filter_map(|r| match r {
+            Reply::Analysis { moves_made } => Some(*moves_made),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(made, vec![5, 4, 3, 2, 1, 0]);
+}
+
+#[test]
+fn the_clock_limits_the_move_time() {
+    let mut gui = Gui::start();
+    // Two seconds left for Black with 60 empties: each move must be quick.
+    let game = Game::new(Rules::OTHELLO);
+    gui.engine.send(&format!(
+        "set game {}",
+        ggf(&game).replace("TI[15:00]", "TI[0:02]")
+    ));
+    gui.sent = Some(game.clone());
+    gui.depth = Some(40);
+    gui.engine.send("set depth 40");
+    gui.ping += 1;
+    gui.engine.send(&format!("ping {}", gui.ping));
+    let start = Instant::now();
+    gui.engine.send("go");
+    gui.replies(|r| matches!(r, Reply::Move { .. }));
+    assert!(
+        start.elapsed() < Duration::from_millis(900),
+        "{:?}",
+        start.elapsed()
+    );
+}
