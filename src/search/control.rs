@@ -150,6 +150,7 @@ mod tests {
         let outer = Control::new(&user, None);
         let local = AtomicBool::new(false);
         let inner = outer.nested(&local, Some(Instant::now() - Duration::from_millis(1)));
+        let mut poll = 1;
         assert!(inner.should_stop(&mut poll));
         assert!(
             local.load(Relaxed) && !user.load(Relaxed),
