@@ -173,7 +173,11 @@ impl Session {
         let limits = self.limits();
         let out = self.out.clone();
         self.slot.spawn(move |engine| {
-            let result = engine.go(&limits, &mut |_| {});
+            let progress = out.clone();
+            let result = engine.go(&limits, &mut |r| {
+                let pv: String = r.pv.iter().map(|m| m.to_uppercase()).collect();
+                progress.line(Response::Status(format!("{NAME} {} {:+} {pv}", r.depth_text(), r.score)));
+            });
             out.line(Response::BestMove(MoveItem {
                 mv: result.best_move,
                 eval: Some(result.score as f64),
