@@ -259,7 +259,8 @@ impl Engine {
     }
 
     /// The `n` best moves of the current position, best first, each with its own search: the
-    /// k-th search is over the root moves not yet chosen. `observer` gets `(rank, iteration)`.
+    /// k-th search is over the root moves not yet chosen. `observer` gets `(rank, iteration)`
+    /// for every completed iteration (or the fallback result when none completed).
     pub fn hint(
         &mut self,
         n: usize,
@@ -277,12 +278,19 @@ impl Engine {
         }
         while results.len() < n && allowed != 0 {
             let rank = results.len();
-            let result = self.search(&board, limits, allowed, false, &mut |r| observer(rank, r));
+            let mut reported = false;
+            let result = self.search(&board, limits, allowed, false, &mut |r| {
+                reported = true;
+                observer(rank, r)
+            });
             if let Some(sq) = result.best_move.square() {
                 allowed &= !(1u64 << sq.index());
             }
             let stopped = self.stop.load(Relaxed);
-            observer(rank, &result);
+            if !reported {
+                // Stopped before a first iteration completed: report the fallback move.
+                observer(rank, &result);
+            }
             results.push(result);
             if stopped {
                 break;

@@ -5,6 +5,7 @@
 //! [`HandEval`] fills it until the trained pattern evaluation replaces it.
 
 mod hand;
+pub mod pattern;
 
 pub use hand::HandEval;
 

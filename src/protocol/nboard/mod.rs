@@ -176,7 +176,11 @@ impl Session {
             let progress = out.clone();
             let result = engine.go(&limits, &mut |r| {
                 let pv: String = r.pv.iter().map(|m| m.to_uppercase()).collect();
-                progress.line(Response::Status(format!("{NAME} {} {:+} {pv}", r.depth_text(), r.score)));
+                progress.line(Response::Status(format!(
+                    "{NAME} {} {:+} {pv}",
+                    r.depth_text(),
+                    r.score
+                )));
             });
             out.line(Response::BestMove(MoveItem {
                 mv: result.best_move,

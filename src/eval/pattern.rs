@@ -1,0 +1,425 @@
+//! The pattern evaluation: a sum of table weights over 46 pattern instances (edges with their
+//! X-squares, corner 3×3 and 2×5 blocks, rows, columns and diagonals) plus the mobility and
+//! potential-mobility differences and a constant, with one weight set per game stage (4 empties
+//! each). Symmetric instances of a pattern share one table.
+//!
+//! An instance is its base pattern seen through one of the 8 symmetries: the board is
+//! transformed by the inverse symmetry and the base squares are read from it, so that
+//! corresponding squares of all instances map to the same ternary digit.
+
+use crate::board::Board;
+use crate::board::movegen::{moves, potential_moves};
+use crate::board::symmetry::Symmetry;
+
+/// Game stages: empties 1-4 are stage 0, …, 57-60 stage 14.
+pub const STAGES: usize = 15;
+
+/// The stage of a position with `empties` empty squares (1..=60).
+#[inline]
+pub const fn stage(empties: u32) -> usize {
+    let e = if empties == 0 {
+        1
+    } else if empties > 60 {
+        60
+    } else {
+        empties
+    };
+    (e as usize - 1) / 4
+}
+
+/// One base pattern: its squares in digit order, read by a fixed gather of bits.
+#[derive(Clone, Copy, Debug)]
+pub struct Pattern {
+    /// Short name for reports.
+    pub name: &'static str,
+    /// Squares of the base instance, digit 0 first.
+    pub squares: &'static [u8],
+    gather: Gather,
+    /// The symmetry that maps the pattern's squares onto themselves, if any: configurations it
+    /// exchanges get one weight, so that the evaluation is the same for all 8 symmetric boards.
+    pub mirror: Option<Symmetry>,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Gather {
+    Corner3x3,
+    Corner2x5,
+    EdgeX,
+    Row(u32),
+    Diagonal(u32),
+}
+
+impl Gather {
+    /// The bits of the base squares of `x`, bit k = digit k.
+    #[inline(always)]
+    fn bits(self, x: u64) -> usize {
+        (match self {
+            Gather::Corner3x3 => (x & 0x7) | ((x >> 5) & 0x38) | ((x >> 10) & 0x1C0),
+            Gather::Corner2x5 => (x & 0x1F) | ((x >> 3) & 0x3E0),
+            Gather::EdgeX => (x & 0xFF) | ((x >> 1) & 0x100) | ((x >> 5) & 0x200),
+            Gather::Row(r) => (x >> (8 * r)) & 0xFF,
+            // The diagonal from column `c` of row 1 down-right: stacked into the top byte by a
+            // multiply, bit k = column c + k.
+            Gather::Diagonal(c) => {
+                (x & DIAGONALS[c as usize]).wrapping_mul(0x0101_0101_0101_0101) >> (56 + c)
+            }
+        }) as usize
+    }
+}
+
+/// The down-right diagonals starting on row 1 at each column.
+const DIAGONALS: [u64; 8] = {
+    let mut out = [0u64; 8];
+    let mut c = 0;
+    while c < 8 {
+        let mut r = 0;
+        while r + c < 8 {
+            out[c] |= 1 << (9 * r + c);
+            r += 1;
+        }
+        c += 1;
+    }
+    out
+};
+
+/// The base patterns.
+pub const PATTERNS: [Pattern; 11] = [
+    Pattern {
+        name: "corner 3x3",
+        squares: &[0, 1, 2, 8, 9, 10, 16, 17, 18],
+        gather: Gather::Corner3x3,
+        mirror: Some(Symmetry::Transpose),
+    },
+    Pattern {
+        name: "corner 2x5",
+        squares: &[0, 1, 2, 3, 4, 8, 9, 10, 11, 12],
+        gather: Gather::Corner2x5,
+        mirror: None,
+    },
+    Pattern {
+        name: "edge + 2X",
+        squares: &[0, 1, 2, 3, 4, 5, 6, 7, 9, 14],
+        gather: Gather::EdgeX,
+        mirror: Some(Symmetry::MirrorColumns),
+    },
+    Pattern {
+        name: "row 2",
+        squares: &[8, 9, 10, 11, 12, 13, 14, 15],
+        gather: Gather::Row(1),
+        mirror: Some(Symmetry::MirrorColumns),
+    },
+    Pattern {
+        name: "row 3",
+        squares: &[16, 17, 18, 19, 20, 21, 22, 23],
+        gather: Gather::Row(2),
+        mirror: Some(Symmetry::MirrorColumns),
+    },
+    Pattern {
+        name: "row 4",
+        squares: &[24, 25, 26, 27, 28, 29, 30, 31],
+        gather: Gather::Row(3),
+        mirror: Some(Symmetry::MirrorColumns),
+    },
+    Pattern {
+        name: "diagonal 8",
+        squares: &[0, 9, 18, 27, 36, 45, 54, 63],
+        gather: Gather::Diagonal(0),
+        mirror: Some(Symmetry::Rotate180),
+    },
+    Pattern {
+        name: "diagonal 7",
+        squares: &[1, 10, 19, 28, 37, 46, 55],
+        gather: Gather::Diagonal(1),
+        mirror: Some(Symmetry::AntiTranspose),
+    },
+    Pattern {
+        name: "diagonal 6",
+        squares: &[2, 11, 20, 29, 38, 47],
+        gather: Gather::Diagonal(2),
+        mirror: Some(Symmetry::AntiTranspose),
+    },
+    Pattern {
+        name: "diagonal 5",
+        squares: &[3, 12, 21, 30, 39],
+        gather: Gather::Diagonal(3),
+        mirror: Some(Symmetry::AntiTranspose),
+    },
+    Pattern {
+        name: "diagonal 4",
+        squares: &[4, 13, 22, 31],
+        gather: Gather::Diagonal(4),
+        mirror: Some(Symmetry::AntiTranspose),
+    },
+];
+
+/// The number of distinct configurations of a pattern of `n` squares.
+const fn pow3(n: usize) -> usize {
+    let mut r = 1;
+    let mut i = 0;
+    while i < n {
+        r *= 3;
+        i += 1;
+    }
+    r
+}
+
+/// Where each pattern's table starts in a stage's weights, and the scalar features after them.
+pub const fn table_offsets() -> [usize; PATTERNS.len() + 1] {
+    let mut out = [0; PATTERNS.len() + 1];
+    let mut i = 0;
+    while i < PATTERNS.len() {
+        out[i + 1] = out[i] + pow3(PATTERNS[i].squares.len());
+        i += 1;
+    }
+    out
+}
+
+const OFFSETS: [usize; PATTERNS.len() + 1] = table_offsets();
+
+/// Scalar features after the tables: a constant, the mobility difference and the potential
+/// mobility difference.
+pub const SCALARS: usize = 3;
+
+/// Weights per stage.
+pub const STAGE_SIZE: usize = OFFSETS[PATTERNS.len()] + SCALARS;
+
+/// Binary to ternary with the same digit positions (for up to 10 bits).
+static TERNARY: [u16; 1024] = {
+    let mut t = [0u16; 1024];
+    let mut b = 0;
+    while b < 1024 {
+        let mut v = 0u32;
+        let mut k = 9i32;
+        while k >= 0 {
+            v = v * 3 + ((b >> k) & 1) as u32;
+            k -= 1;
+        }
+        t[b] = v as u16;
+        b += 1;
+    }
+    t
+};
+
+/// The instances: `(pattern index, symmetry)` pairs whose square sets are distinct.
+pub fn instances() -> Vec<(usize, Symmetry)> {
+    let mut out = Vec::new();
+    for (i, pattern) in PATTERNS.iter().enumerate() {
+        let mut seen: Vec<u64> = Vec::new();
+        for sym in Symmetry::ALL {
+            let set = pattern.squares.iter().fold(0u64, |acc, &sq| {
+                acc | 1
+                    << sym
+                        .apply_square(crate::board::Square::from_index_unchecked(sq))
+                        .index()
+            });
+            if !seen.contains(&set) {
+                seen.push(set);
+                out.push((i, sym));
+            }
+        }
+    }
+    out
+}
+
+/// For each weight index of a stage, the index that shares its weight: the smaller of the
+/// configuration and its image under the pattern's `mirror` (scalars map to themselves).
+pub fn canonical_indices() -> &'static [u32] {
+    static TABLE: std::sync::OnceLock<Vec<u32>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut table: Vec<u32> = (0..STAGE_SIZE as u32).collect();
+        for (p, pattern) in PATTERNS.iter().enumerate() {
+            let Some(mirror) = pattern.mirror else {
+                continue;
+            };
+            let n = pattern.squares.len();
+            // Digit k moves to the digit whose square is the mirror image of square k.
+            let perm: Vec<usize> = pattern
+                .squares
+                .iter()
+                .map(|&sq| {
+                    let image = mirror
+                        .apply_square(crate::board::Square::from_index_unchecked(sq))
+                        .index();
+                    pattern
+                        .squares
+                        .iter()
+                        .position(|&s| s == image)
+                        .expect("the mirror keeps the squares")
+                })
+                .collect();
+            for index in 0..pow3(n) {
+                let mut digits = vec![0usize; n];
+                let mut rest = index;
+                for d in digits.iter_mut() {
+                    *d = rest % 3;
+                    rest /= 3;
+                }
+                let mut image = vec![0usize; n];
+                for k in 0..n {
+                    image[perm[k]] = digits[k];
+                }
+                let mirrored = image.iter().rev().fold(0, |acc, &d| acc * 3 + d);
+                table[OFFSETS[p] + index] = (OFFSETS[p] + index.min(mirrored)) as u32;
+            }
+        }
+        table
+    })
+}
+
+/// The features of a position: one index per instance into its stage's weights, and the scalar
+/// features.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Features {
+    /// Weight indices (within a stage) of the pattern instances.
+    pub indices: Vec<u32>,
+    /// Constant, mobility difference, potential-mobility difference.
+    pub scalars: [i32; SCALARS],
+}
+
+/// Instances grouped by symmetry, for one board transform per symmetry.
+struct Plan {
+    by_symmetry: [Vec<usize>; 8],
+}
+
+fn plan() -> &'static Plan {
+    static PLAN: std::sync::OnceLock<Plan> = std::sync::OnceLock::new();
+    PLAN.get_or_init(|| {
+        let mut by_symmetry: [Vec<usize>; 8] = Default::default();
+        for (pattern, sym) in instances() {
+            let s = Symmetry::ALL
+                .iter()
+                .position(|&x| x == sym)
+                .expect("a symmetry");
+            by_symmetry[s].push(pattern);
+        }
+        Plan { by_symmetry }
+    })
+}
+
+/// Calls `f(weight index within the stage)` for every pattern instance of `board`.
+#[inline]
+pub fn for_each_index(board: &Board, mut f: impl FnMut(usize)) {
+    let plan = plan();
+    for (s, patterns) in plan.by_symmetry.iter().enumerate() {
+        if patterns.is_empty() {
+            continue;
+        }
+        let inverse = Symmetry::ALL[s].inverse();
+        let p = inverse.apply_bits(board.player);
+        let o = inverse.apply_bits(board.opponent);
+        for &i in patterns {
+            let gather = PATTERNS[i].gather;
+            let index = TERNARY[gather.bits(p)] as usize + 2 * TERNARY[gather.bits(o)] as usize;
+            f(OFFSETS[i] + index);
+        }
+    }
+}
+
+/// The scalar features of `board`.
+#[inline]
+pub fn scalars(board: &Board) -> [i32; SCALARS] {
+    let (p, o) = (board.player, board.opponent);
+    let mobility = moves(p, o).count_ones() as i32 - moves(o, p).count_ones() as i32;
+    let potential =
+        potential_moves(p, o).count_ones() as i32 - potential_moves(o, p).count_ones() as i32;
+    [1, mobility, potential]
+}
+
+/// All features of `board`.
+pub fn features(board: &Board) -> Features {
+    let mut indices = Vec::with_capacity(46);
+    for_each_index(board, |i| indices.push(i as u32));
+    Features {
+        indices,
+        scalars: scalars(board),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Move, Square};
+
+    /// The digit of each square read one by one: what the gathers must equal.
+    fn slow_index(pattern: &Pattern, sym: Symmetry, board: &Board) -> usize {
+        pattern.squares.iter().rev().fold(0, |acc, &sq| {
+            let image = sym.apply_square(Square::from_index_unchecked(sq)).index();
+            let digit = if board.player >> image & 1 != 0 {
+                1
+            } else if board.opponent >> image & 1 != 0 {
+                2
+            } else {
+                0
+            };
+            acc * 3 + digit
+        })
+    }
+
+    #[test]
+    fn there_are_46_instances() {
+        assert_eq!(instances().len(), 46);
+        assert_eq!(
+            STAGE_SIZE,
+            19683 + 2 * 59049 + 4 * 6561 + 2187 + 729 + 243 + 81 + SCALARS
+        );
+    }
+
+    #[test]
+    fn gathers_match_square_by_square_reading() {
+        let mut board = Board::start();
+        let mut state = 7u64;
+        for _ in 0..50 {
+            let legal: Vec<Square> = board.legal_moves().iter().collect();
+            if legal.is_empty() {
+                break;
+            }
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            board = board.play(Move::Play(legal[(state >> 33) as usize % legal.len()]));
+            let mut fast = Vec::new();
+            for_each_index(&board, |i| fast.push(i));
+            let mut slow = Vec::new();
+            for s in 0..8 {
+                for (pattern, sym) in instances() {
+                    if sym == Symmetry::ALL[s] {
+                        slow.push(OFFSETS[pattern] + slow_index(&PATTERNS[pattern], sym, &board));
+                    }
+                }
+            }
+            assert_eq!(fast, slow);
+        }
+    }
+
+    #[test]
+    fn symmetric_boards_have_the_same_canonical_features() {
+        let canon = canonical_indices();
+        let board = Board::start()
+            .play(Move::parse("f5").unwrap())
+            .play(Move::parse("d6").unwrap())
+            .play(Move::parse("c3").unwrap())
+            .play(Move::parse("d3").unwrap());
+        let canonical = |b: &Board| {
+            let mut f: Vec<u32> = features(b)
+                .indices
+                .iter()
+                .map(|&i| canon[i as usize])
+                .collect();
+            f.sort_unstable();
+            f
+        };
+        let reference = canonical(&board);
+        for sym in Symmetry::ALL {
+            assert_eq!(canonical(&board.transform(sym)), reference, "{sym:?}");
+        }
+    }
+
+    #[test]
+    fn stages() {
+        assert_eq!(stage(1), 0);
+        assert_eq!(stage(4), 0);
+        assert_eq!(stage(24), 5);
+        assert_eq!(stage(60), 14);
+        assert_eq!(stage(0), 0);
+    }
+}
