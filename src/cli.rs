@@ -23,7 +23,7 @@ pub struct Cli {
 }
 
 /// Options of the protocol subcommands.
-#[derive(clap::Args, Debug, Clone, Copy)]
+#[derive(clap::Args, Debug, Clone)]
 pub struct EngineArgs {
     /// Search threads (default: every core of the machine).
     #[arg(long, default_value_t = default_threads(), value_name = "N")]
@@ -37,6 +37,20 @@ pub struct EngineArgs {
     /// Seconds per move when a GTP client gives no clock (instead of --depth).
     #[arg(long, value_name = "SECS")]
     pub time: Option<f64>,
+    /// The evaluation: a weight file made by `iago train`, `hand` for the hand-written one
+    /// (default: the trained weights compiled into the binary).
+    #[arg(long, value_name = "FILE|hand")]
+    pub eval: Option<String>,
+    /// An opening book file (default: the book shipped in `book/`, compiled in). `learn` saves
+    /// into this file.
+    #[arg(long, value_name = "FILE", conflicts_with = "no_book")]
+    pub book: Option<String>,
+    /// Play without an opening book.
+    #[arg(long)]
+    pub no_book: bool,
+    /// Pick at random among book moves within this many discs of the best (varied games).
+    #[arg(long, default_value_t = 0, value_name = "DISCS")]
+    pub book_randomness: i32,
 }
 
 impl Default for EngineArgs {
@@ -46,6 +60,10 @@ impl Default for EngineArgs {
             hash: 64,
             depth: 12,
             time: None,
+            eval: None,
+            book: None,
+            no_book: false,
+            book_randomness: 0,
         }
     }
 }
@@ -115,6 +133,10 @@ pub enum Command {
         /// One JSON object per line instead of the table.
         #[arg(long)]
         json: bool,
+        /// The evaluation: a weight file made by `iago train`, `hand` for the hand-written one
+        /// (default: the trained weights compiled into the binary).
+        #[arg(long, value_name = "FILE|hand")]
+        eval: Option<String>,
     },
     /// Search fixed positions at a fixed depth on one thread: a deterministic node count for
     /// regression checks, and the speed.
@@ -125,6 +147,10 @@ pub enum Command {
         /// Hash table size in MiB.
         #[arg(long, default_value_t = 64, value_name = "MB")]
         hash: usize,
+        /// The evaluation: a weight file made by `iago train`, `hand` for the hand-written one
+        /// (default: the trained weights compiled into the binary).
+        #[arg(long, value_name = "FILE|hand")]
+        eval: Option<String>,
     },
     /// Fit the Multi-ProbCut parameters on positions sampled from WTHOR archives; prints the
     /// table of `src/search/probcut.rs`.
@@ -144,7 +170,61 @@ pub enum Command {
         /// Seed of the position sampler.
         #[arg(long, default_value_t = 1, value_name = "S")]
         seed: u64,
+        /// The evaluation: a weight file made by `iago train`, `hand` for the hand-written one
+        /// (default: the trained weights compiled into the binary).
+        #[arg(long, value_name = "FILE|hand")]
+        eval: Option<String>,
     },
+    /// Train the pattern evaluation on game archives and write the weight file (see README).
+    Train {
+        /// A directory of WTHOR `WTH_*.wtb` files (or one file).
+        #[arg(long, value_name = "PATH")]
+        wthor: String,
+        /// Logistello's `logbook.gam` or `logbook.gam.gz`.
+        #[arg(long, value_name = "FILE")]
+        logistello: Option<String>,
+        /// Where to write the weights.
+        #[arg(long, value_name = "FILE")]
+        out: String,
+        /// WTHOR years kept for validation.
+        #[arg(
+            long,
+            value_delimiter = ',',
+            default_value = "2023,2024",
+            value_name = "YEARS"
+        )]
+        validation_years: Vec<u16>,
+        /// Positions per stage labelled by search (the stages beyond 24 empties).
+        #[arg(long, default_value_t = 300_000, value_name = "N")]
+        max_per_stage: usize,
+        /// Positions per stage labelled by their game's value (the stages up to 24 empties).
+        #[arg(long, default_value_t = 1_500_000, value_name = "N")]
+        max_labelled: usize,
+        /// Positions per stage labelled by the exact solver.
+        #[arg(long, default_value_t = 100_000, value_name = "N")]
+        max_solved: usize,
+        /// Solve positions with at most this many empties.
+        #[arg(long, default_value_t = 16, value_name = "E")]
+        solve_max_empties: u32,
+        /// Passes over each stage's samples.
+        #[arg(long, default_value_t = 12, value_name = "N")]
+        epochs: usize,
+        /// Adagrad's learning rate.
+        #[arg(long, default_value_t = 0.16, value_name = "R")]
+        learning_rate: f32,
+        /// At most this many games from each archive (a quick sample).
+        #[arg(long, value_name = "N")]
+        max_games: Option<usize>,
+        /// Worker threads.
+        #[arg(long, default_value_t = default_threads(), value_name = "N")]
+        threads: usize,
+        /// Seed of the samples.
+        #[arg(long, default_value_t = 1, value_name = "S")]
+        seed: u64,
+    },
+    /// Opening books: build, deepen, learn, info, probe, export, import (see the README).
+    #[command(subcommand)]
+    Book(crate::cli_book::BookCommand),
     /// Print a position as a grid: a board string ("<64 squares> X") or a transcript from the
     /// start ("f5d6c3", "1. f5 d6 2. c3", passes optional).
     Show {
@@ -152,6 +232,51 @@ pub enum Command {
         #[arg(required = true, num_args = 1.., value_name = "POSITION|TRANSCRIPT", allow_hyphen_values = true)]
         input: Vec<String>,
     },
+}
+
+/// The book chosen by `--book`/`--no-book`; a book that cannot be read gives a warning and no
+/// book.
+pub(crate) fn opening_book(args: &EngineArgs) -> Option<crate::book::Book> {
+    if args.no_book {
+        return None;
+    }
+    let start = Instant::now();
+    let loaded = match &args.book {
+        Some(path) => crate::book::Book::load(std::path::Path::new(path))
+            .inspect(|b| b.set_path(Some(path.into()))),
+        None => crate::book::Book::shipped(),
+    };
+    match loaded {
+        Ok(mut book) => {
+            book.set_randomness(args.book_randomness);
+            book.set_seed(
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(1, |d| d.as_nanos() as u64),
+            );
+            log::info!(
+                "opening book: {} positions, loaded in {:.1} ms",
+                book.len(),
+                start.elapsed().as_secs_f64() * 1000.0
+            );
+            Some(book)
+        }
+        Err(e) => {
+            let name = args.book.as_deref().unwrap_or("the built-in book");
+            log::warn!("cannot use the opening book {name}: {e}; playing without a book");
+            None
+        }
+    }
+}
+
+/// The evaluation chosen by `--eval` (the embedded one without it).
+fn evaluator(eval: Option<&str>) -> Result<std::sync::Arc<dyn crate::eval::Evaluator>, CliError> {
+    match eval {
+        None => Ok(crate::eval::default_evaluator()),
+        Some(name) => {
+            crate::eval::load_evaluator(name).map_err(|e| format!("--eval {name}: {e}").into())
+        }
+    }
 }
 
 /// The number of cores, the default thread count of searching subcommands.
@@ -176,6 +301,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             position,
             threads,
         } => run_perft(depth, pass_free, position.as_deref(), threads),
+        Command::Book(command) => crate::cli_book::run(command),
         Command::Show { input } => run_show(&input.join(" ")),
         Command::Analyze {
             file,
@@ -184,15 +310,69 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             threads,
             hash,
             json,
-        } => crate::cli_analyze::run(file.as_deref(), depth, time, threads, hash, json),
-        Command::Bench { depth, hash } => crate::cli_analyze::bench(depth, hash),
+            eval,
+        } => crate::cli_analyze::run(
+            file.as_deref(),
+            depth,
+            time,
+            threads,
+            hash,
+            json,
+            evaluator(eval.as_deref())?,
+        ),
+        Command::Bench { depth, hash, eval } => {
+            crate::cli_analyze::bench(depth, hash, evaluator(eval.as_deref())?)
+        }
+        Command::Train {
+            wthor,
+            logistello,
+            out,
+            validation_years,
+            max_per_stage,
+            max_labelled,
+            max_solved,
+            solve_max_empties,
+            epochs,
+            learning_rate,
+            max_games,
+            threads,
+            seed,
+        } => {
+            let options = crate::train::evaluation::TrainOptions {
+                validation_years,
+                max_per_stage,
+                max_labelled,
+                max_solved,
+                solve_max_empties,
+                epochs,
+                learning_rate,
+                seed,
+                ..Default::default()
+            };
+            run_train(
+                &wthor,
+                logistello.as_deref(),
+                &out,
+                max_games,
+                threads,
+                &options,
+            )
+        }
         Command::ProbcutFit {
             files,
             positions,
             max_depth,
             threads,
             seed,
-        } => run_probcut_fit(&files, positions, max_depth, threads, seed),
+            eval,
+        } => run_probcut_fit(
+            &files,
+            positions,
+            max_depth,
+            threads,
+            seed,
+            &*evaluator(eval.as_deref())?,
+        ),
         Command::Solve {
             file,
             threads,
@@ -356,6 +536,7 @@ fn run_probcut_fit(
     max_depth: u32,
     threads: usize,
     seed: u64,
+    eval: &dyn crate::eval::Evaluator,
 ) -> Result<(), CliError> {
     use crate::train::{probcut_fit, wthor};
     let mut games = Vec::new();
@@ -372,9 +553,8 @@ fn run_probcut_fit(
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
         .build()?;
-    let eval = crate::eval::HandEval;
     let start = Instant::now();
-    let samples = pool.install(|| probcut_fit::collect(&sample, &eval, max_depth, &|| bar.inc(1)));
+    let samples = pool.install(|| probcut_fit::collect(&sample, eval, max_depth, &|| bar.inc(1)));
     bar.finish_and_clear();
     let table = probcut_fit::fit(&samples, 30);
     let mut out = std::io::stdout().lock();
@@ -383,7 +563,7 @@ fn run_probcut_fit(
         "// {} positions from {} games (seed {seed}), full-width depths 1-{max_depth}, {} evaluation, {:.0} s",
         samples.len(),
         games.len(),
-        crate::eval::Evaluator::name(&eval),
+        eval.name(),
         start.elapsed().as_secs_f64()
     )?;
     write!(out, "{}", probcut_fit::render(&table))?;
@@ -402,11 +582,13 @@ fn run_protocol(
     {
         return Err(format!("--time must be a positive number of seconds, not {t}").into());
     }
-    let engine = crate::engine::Engine::new(crate::engine::EngineOptions {
+    let mut engine = crate::engine::Engine::new(crate::engine::EngineOptions {
         threads: args.threads,
         hash_mb: args.hash,
         ..crate::engine::EngineOptions::default()
     })?;
+    engine.set_evaluator(evaluator(args.eval.as_deref())?);
+    engine.set_book(opening_book(&args));
     crate::protocol::serve(
         engine,
         protocol,
@@ -415,5 +597,133 @@ fn run_protocol(
             move_time: args.time,
         },
     );
+    Ok(())
+}
+
+/// Game archives read from the command line.
+pub(crate) struct Archives {
+    /// WTHOR games, every file in order.
+    pub wthor: Vec<crate::train::wthor::WthorGame>,
+    /// WTHOR files read.
+    pub wthor_files: usize,
+    /// Logistello's games.
+    pub logistello: Vec<crate::train::logbook::LogbookGame>,
+}
+
+/// Reads a WTHOR directory (or one `.wtb` file) and optionally Logistello's `logbook.gam[.gz]`;
+/// `max_games` keeps a sample (spread over the WTHOR files).
+pub(crate) fn read_archives(
+    wthor: Option<&str>,
+    logistello: Option<&str>,
+    max_games: Option<usize>,
+) -> Result<Archives, CliError> {
+    use crate::train::{logbook, wthor as wtb};
+    let mut archives = Archives {
+        wthor: Vec::new(),
+        wthor_files: 0,
+        logistello: Vec::new(),
+    };
+    if let Some(wthor) = wthor {
+        let path = std::path::Path::new(wthor);
+        let files: Vec<std::path::PathBuf> = if path.is_dir() {
+            let mut files: Vec<_> = std::fs::read_dir(path)
+                .map_err(|e| format!("cannot read {wthor}: {e}"))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("wtb")))
+                .collect();
+            files.sort();
+            files
+        } else {
+            vec![path.to_path_buf()]
+        };
+        for file in &files {
+            let bytes =
+                std::fs::read(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+            let mut games = wtb::parse(&bytes).map_err(|e| format!("{}: {e}", file.display()))?;
+            if let Some(n) = max_games {
+                games.truncate(n.div_ceil(files.len()).max(1));
+            }
+            archives.wthor.extend(games);
+        }
+        archives.wthor_files = files.len();
+    }
+    if let Some(file) = logistello {
+        let bytes = std::fs::read(file).map_err(|e| format!("cannot read {file}: {e}"))?;
+        let text = if file.ends_with(".gz") {
+            let mut text = String::new();
+            std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&bytes[..]), &mut text)
+                .map_err(|e| format!("{file}: {e}"))?;
+            text
+        } else {
+            String::from_utf8_lossy(&bytes).into_owned()
+        };
+        archives.logistello = logbook::parse(&text)
+            .into_iter()
+            .filter_map(|g| g.map_err(|e| log::warn!("{e}")).ok())
+            .collect();
+        if let Some(n) = max_games {
+            archives.logistello.truncate(n);
+        }
+    }
+    Ok(archives)
+}
+
+fn run_train(
+    wthor: &str,
+    logistello: Option<&str>,
+    out_path: &str,
+    max_games: Option<usize>,
+    threads: usize,
+    options: &crate::train::evaluation::TrainOptions,
+) -> Result<(), CliError> {
+    use crate::train::evaluation;
+    let start = Instant::now();
+    let archives = read_archives(Some(wthor), logistello, max_games)?;
+    let mut games = evaluation::wthor_games(&archives.wthor, &options.validation_years);
+    let wthor_count = games.len();
+    games.extend(evaluation::logbook_games(&archives.logistello));
+    eprintln!(
+        "[train] {} WTHOR games from {} files, {} Logistello games; validation years {:?}",
+        wthor_count,
+        archives.wthor_files,
+        games.len() - wthor_count,
+        options.validation_years
+    );
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .build()?;
+    let (eval, stages, exact) = pool
+        .install(|| evaluation::train(&games, options, &mut |line| eprintln!("[train] {line}")));
+    std::fs::write(out_path, eval.to_bytes())
+        .map_err(|e| format!("cannot write {out_path}: {e}"))?;
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "stage  empties  labels     train  train MAE  validation  valid MAE"
+    )?;
+    for s in &stages {
+        writeln!(
+            out,
+            "{:>5}  {:>2}-{:>2}    {:<9} {:>7}  {:>9.2}  {:>10}  {:>9.2}",
+            s.stage,
+            s.empties.0,
+            s.empties.1,
+            format!("{:?}", s.kind).to_lowercase(),
+            s.train,
+            s.train_mae,
+            s.validation,
+            s.validation_mae
+        )?;
+    }
+    writeln!(
+        out,
+        "exact scores at 24 empties, validation years: {} positions; MAE static {:.2} (hand-written {:.2}); depth 8 on {}: {:.2}",
+        exact.positions, exact.static_mae, exact.hand_mae, exact.depth8_positions, exact.depth8_mae
+    )?;
+    writeln!(
+        out,
+        "wrote {out_path} in {:.0} s",
+        start.elapsed().as_secs_f64()
+    )?;
     Ok(())
 }

@@ -45,6 +45,7 @@ pub fn run(
     threads: usize,
     hash: usize,
     json: bool,
+    eval: std::sync::Arc<dyn crate::eval::Evaluator>,
 ) -> Result<(), CliError> {
     if threads == 0 {
         return Err("--threads must be at least 1".into());
@@ -65,6 +66,7 @@ pub fn run(
         hash_mb: hash,
         ..EngineOptions::default()
     })?;
+    engine.set_evaluator(eval);
     let problems = read_problems(&text);
     let progress = (problems.len() > 1 && std::io::stderr().is_terminal()).then(|| {
         let bar = ProgressBar::new(problems.len() as u64);
@@ -208,12 +210,17 @@ const BENCH_LATER: [&str; 5] = [
 
 /// Searches the bench positions at `depth` on one thread; prints each node count, the total (a
 /// deterministic signature) and the speed.
-pub fn bench(depth: u32, hash: usize) -> Result<(), CliError> {
+pub fn bench(
+    depth: u32,
+    hash: usize,
+    eval: std::sync::Arc<dyn crate::eval::Evaluator>,
+) -> Result<(), CliError> {
     let mut engine = Engine::new(EngineOptions {
         threads: 1,
         hash_mb: hash,
         ..EngineOptions::default()
     })?;
+    engine.set_evaluator(eval);
     let limits = Limits::depth(depth);
     let mut out = std::io::stdout().lock();
     writeln!(

@@ -2,13 +2,14 @@
 //! the evaluator and the opening book. Protocols and the match runner talk to it; it knows
 //! nothing about any protocol.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
 use crate::board::movegen::flips;
 use crate::board::{Board, Game, IllegalMoveError, Move, Rules, Square};
-use crate::eval::{Evaluator, HandEval};
+use crate::book::{Book, BookChoice};
+use crate::eval::{Evaluator, default_evaluator};
 use crate::search::driver::{Think, think};
 use crate::search::tt::TranspositionTable;
 use crate::search::{Bound, Limits, SearchResult, Source};
@@ -38,20 +39,8 @@ impl Default for EngineOptions {
     }
 }
 
-/// A move proposed by an opening book.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BookMove {
-    /// The move.
-    pub mv: Move,
-    /// Its value for the side to move, in discs.
-    pub score: i32,
-}
-
-/// The hook through which an opening book answers before any search.
-pub trait OpeningBook: Send + Sync {
-    /// The book's move for `board`, if it knows the position.
-    fn probe(&self, board: &Board) -> Option<BookMove>;
-}
+/// Plies of a game that `learn` adds to the book.
+pub const LEARN_PLIES: usize = 40;
 
 /// Stops the running search from another thread.
 #[derive(Clone, Debug)]
@@ -90,7 +79,7 @@ pub struct Engine {
     tt: TranspositionTable,
     pool: rayon::ThreadPool,
     evaluator: Arc<dyn Evaluator>,
-    book: Option<Arc<dyn OpeningBook>>,
+    book: Option<Arc<RwLock<Book>>>,
     stop: Arc<AtomicBool>,
 }
 
@@ -104,14 +93,14 @@ fn build_pool(threads: usize) -> Result<rayon::ThreadPool, EngineError> {
 }
 
 impl Engine {
-    /// An engine at the start of a standard game, with the hand-written evaluation and no book.
+    /// An engine at the start of a standard game, with the embedded evaluation and no book.
     pub fn new(options: EngineOptions) -> Result<Engine, EngineError> {
         Ok(Engine {
             options,
             game: Game::new(Rules::OTHELLO),
             tt: TranspositionTable::new(options.hash_mb),
             pool: build_pool(options.threads)?,
-            evaluator: Arc::new(HandEval),
+            evaluator: default_evaluator(),
             book: None,
             stop: Arc::new(AtomicBool::new(false)),
         })
@@ -159,8 +148,8 @@ impl Engine {
     }
 
     /// Plugs in (or removes) an opening book.
-    pub fn set_book(&mut self, book: Option<Arc<dyn OpeningBook>>) {
-        self.book = book;
+    pub fn set_book(&mut self, book: Option<Book>) {
+        self.book = book.map(|b| Arc::new(RwLock::new(b)));
     }
 
     /// Forgets everything learned in the hash table.
@@ -258,6 +247,53 @@ impl Engine {
         self.search(board, limits, u64::MAX, false, observer)
     }
 
+    /// Searches `board` over the moves in `allowed` only (a square mask), without the book.
+    pub fn analyze_moves(&mut self, board: &Board, limits: &Limits, allowed: u64) -> SearchResult {
+        self.stop.store(false, Relaxed);
+        self.search(board, limits, allowed, false, &mut |_| {})
+    }
+
+    /// The book's moves for the current position, best first (empty without a book or when
+    /// the position is not in it).
+    pub fn book_choices(&self) -> Vec<BookChoice> {
+        self.book.as_ref().map_or_else(Vec::new, |b| {
+            b.read()
+                .expect("book lock")
+                .choices(&self.game.position().board)
+        })
+    }
+
+    /// Whether an opening book is loaded.
+    pub fn has_book(&self) -> bool {
+        self.book.is_some()
+    }
+
+    /// Adds the current game to the book (its first 40 plies; new positions searched at
+    /// `depth`) and saves the book when it came from a file. Returns the positions added.
+    pub fn learn(&mut self, depth: u32) -> Result<usize, String> {
+        let Some(book) = self.book.clone() else {
+            return Err("no book loaded".into());
+        };
+        let game = self.game.clone();
+        let mut learned = book.read().expect("book lock").clone();
+        let added = crate::book::build::learn(
+            &mut learned,
+            game.start().board,
+            game.moves(),
+            LEARN_PLIES,
+            self,
+            depth,
+        );
+        let path = learned.path();
+        *book.write().expect("book lock") = learned;
+        if let Some(path) = path {
+            let book = book.read().expect("book lock");
+            book.save(&path)
+                .map_err(|e| format!("cannot save the book to {}: {e}", path.display()))?;
+        }
+        Ok(added)
+    }
+
     /// The `n` best moves of the current position, best first, each with its own search: the
     /// k-th search is over the root moves not yet chosen. `observer` gets `(rank, iteration)`
     /// for every completed iteration (or the fallback result when none completed).
@@ -267,11 +303,23 @@ impl Engine {
         limits: &Limits,
         observer: &mut (dyn FnMut(usize, &SearchResult) + Send),
     ) -> Vec<SearchResult> {
+        self.hint_excluding(n, limits, 0, observer)
+    }
+
+    /// [`Engine::hint`] over the moves not in `excluded` (a square mask), e.g. the moves the book
+    /// has already answered.
+    pub fn hint_excluding(
+        &mut self,
+        n: usize,
+        limits: &Limits,
+        excluded: u64,
+        observer: &mut (dyn FnMut(usize, &SearchResult) + Send),
+    ) -> Vec<SearchResult> {
         self.stop.store(false, Relaxed);
         let board = self.game.position().board;
-        let mut allowed = board.legal_moves().0;
+        let mut allowed = board.legal_moves().0 & !excluded;
         let mut results = Vec::new();
-        if allowed == 0 {
+        if board.legal_moves().0 == 0 {
             let result = self.search(&board, limits, u64::MAX, false, &mut |_| {});
             observer(0, &result);
             return vec![result];
@@ -334,10 +382,15 @@ impl Engine {
         }
         if use_book
             && let Some(book) = &self.book
-            && let Some(hit) = book.probe(board)
+            && let Some(hit) = book.read().expect("book lock").choose(board)
             && board.is_legal(hit.mv)
         {
-            return quick(hit.mv, hit.score, Bound::Estimate, Source::Book);
+            let bound = if hit.level == crate::book::EXACT_LEVEL {
+                Bound::Exact
+            } else {
+                Bound::Estimate
+            };
+            return quick(hit.mv, hit.value, bound, Source::Book);
         }
         if use_book && legal.count_ones() == 1 {
             let sq = legal.trailing_zeros() as usize;

@@ -22,8 +22,10 @@
 #![deny(missing_docs)]
 
 pub mod board;
+pub mod book;
 pub mod cli;
 mod cli_analyze;
+mod cli_book;
 mod cli_solve;
 pub mod engine;
 pub mod eval;

@@ -290,3 +290,88 @@ fn solve_reports_a_missing_file() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).starts_with("iago: error: cannot read /nonexistent/problems.obf"));
 }
+
+/// The training pipeline end to end on a tiny sample (300 + 120 WTHOR games, 200 Logistello
+/// games): a weight file that loads, a report line per stage, and `--eval` using the file.
+#[test]
+fn train_on_a_tiny_sample_and_play_with_the_weights() {
+    let dir = std::env::temp_dir().join(format!("iago-train-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let weights = dir.join("tiny.eval");
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
+    let out = iago(&[
+        "train",
+        "--wthor",
+        &format!("{data}/wthor"),
+        "--logistello",
+        &format!("{data}/logbook-sample.gam.gz"),
+        "--out",
+        weights.to_str().unwrap(),
+        "--max-per-stage",
+        "400",
+        "--max-labelled",
+        "400",
+        "--max-solved",
+        "100",
+        "--solve-max-empties",
+        "12",
+        "--epochs",
+        "2",
+        "--threads",
+        "2",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        stderr(&out).contains("420 WTHOR games from 2 files, 200 Logistello games"),
+        "{}",
+        stderr(&out)
+    );
+    let stage_rows: Vec<&str> = text
+        .lines()
+        .filter(|l| {
+            l.split_whitespace()
+                .next()
+                .is_some_and(|w| w.parse::<u32>().is_ok())
+        })
+        .collect();
+    assert_eq!(stage_rows.len(), 15, "{text}");
+    assert!(
+        stage_rows[0].contains("solved")
+            && stage_rows[5].contains("game")
+            && stage_rows[9].contains("bootstrap"),
+        "{text}"
+    );
+    assert!(text.contains("exact scores at 24 empties"), "{text}");
+    let out = iago_stdin(
+        &[
+            "analyze",
+            "-",
+            "--depth",
+            "3",
+            "--json",
+            "--eval",
+            weights.to_str().unwrap(),
+        ],
+        "f5d6c3\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let row: serde_json::Value =
+        serde_json::from_str(stdout(&out).lines().next().unwrap()).unwrap();
+    assert_eq!(row["depth"], 3);
+    // A file that is not a weight file is refused with one line naming it.
+    let out = iago(&[
+        "bench",
+        "--depth",
+        "1",
+        "--eval",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/perft.tsv"),
+    ]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("perft.tsv") && stderr(&out).contains("not an Iago evaluation file"),
+        "{}",
+        stderr(&out)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -37,7 +37,16 @@ fn ok(engine: &mut Engine, command: &str) -> String {
 }
 
 fn start() -> Engine {
-    Engine::start(&["gtp", "--threads", "2", "--hash", "16", "--depth", "3"])
+    Engine::start(&[
+        "gtp",
+        "--threads",
+        "2",
+        "--hash",
+        "16",
+        "--depth",
+        "3",
+        "--no-book",
+    ])
 }
 
 #[test]
@@ -201,7 +210,7 @@ fn ids_are_echoed_and_errors_change_nothing() {
 
 #[test]
 fn quit_mid_search_answers_both_and_exits() {
-    let mut engine = Engine::start(&["gtp", "--threads", "2", "--depth", "40"]);
+    let mut engine = Engine::start(&["gtp", "--threads", "2", "--depth", "40", "--no-book"]);
     engine.send("1 genmove b");
     std::thread::sleep(Duration::from_millis(300));
     let sent = Instant::now();
@@ -218,7 +227,7 @@ fn quit_mid_search_answers_both_and_exits() {
 
 #[test]
 fn time_left_limits_genmove() {
-    let mut engine = Engine::start(&["gtp", "--threads", "2", "--depth", "40"]);
+    let mut engine = Engine::start(&["gtp", "--threads", "2", "--depth", "40", "--no-book"]);
     ok(&mut engine, "time_settings 60 0 0");
     ok(&mut engine, "time_left b 2 0");
     let start = Instant::now();

@@ -162,8 +162,13 @@ struct Gui {
 }
 
 impl Gui {
+    /// An engine that searches every position (no book).
     fn start() -> Gui {
-        let mut engine = Engine::start(&["nboard", "--threads", "2", "--hash", "16"]);
+        Gui::start_with(&["nboard", "--threads", "2", "--hash", "16", "--no-book"])
+    }
+
+    fn start_with(args: &[&str]) -> Gui {
+        let mut engine = Engine::start(args);
         engine.send("nboard 2");
         Gui {
             engine,
@@ -459,4 +464,95 @@ fn the_clock_limits_the_move_time() {
         "{:?}",
         start.elapsed()
     );
+}
+
+/// A book file: the start, f5 and f5d6 (White's d6 linked; leaves: after f5, f4 +2; after f5d6,
+/// c3 +1).
+fn small_book(path: &std::path::Path) {
+    use iago::book::{Book, build::add_line};
+    let mut book = Book::new();
+    let line =
+        Game::from_transcript(Rules::OTHELLO, iago::board::Position::start(), "f5d6").unwrap();
+    add_line(&mut book, line.start().board, line.moves(), 12, true);
+    let f5 = iago::board::Board::start().play(Move::parse("f5").unwrap());
+    book.set_leaf(&f5, Some((Move::parse("f4").unwrap(), 2)), 12);
+    book.set_leaf(
+        &f5.play(Move::parse("d6").unwrap()),
+        Some((Move::parse("c3").unwrap(), 1)),
+        12,
+    );
+    book.negamax();
+    book.save(path).unwrap();
+}
+
+#[test]
+fn the_book_answers_go_and_hint_and_learns() {
+    let dir = std::env::temp_dir().join(format!("iago-nboard-book-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("small.book");
+    small_book(&path);
+    let mut gui = Gui::start_with(&[
+        "nboard",
+        "--threads",
+        "2",
+        "--hash",
+        "16",
+        "--book",
+        path.to_str().unwrap(),
+    ]);
+    // After f5 the book knows f4 (+2, its best move outside the book) and d6 (-1).
+    let f5 = Game::from_transcript(Rules::OTHELLO, iago::board::Position::start(), "f5").unwrap();
+    let reply = gui.go(&f5, 10);
+    assert_eq!(
+        reply,
+        Reply::Move {
+            mv: Move::parse("f4").unwrap(),
+            eval: Some(2.0)
+        }
+    );
+    let hints = gui.hint(&f5, 4, 4);
+    let lines: Vec<&Reply> = hints
+        .iter()
+        .filter(|r| matches!(r, Reply::Hint { .. }))
+        .collect();
+    let book: Vec<(Move, bool)> = lines
+        .iter()
+        .map(|r| match r {
+            Reply::Hint { first, book, .. } => (*first, *book),
+            _ => unreachable!(),
+        })
+        .collect();
+    assert_eq!(
+        book[..2],
+        [
+            (Move::parse("f4").unwrap(), true),
+            (Move::parse("d6").unwrap(), true)
+        ],
+        "{hints:?}"
+    );
+    // The third move is searched (a `search` line), not one of the book's.
+    assert!(
+        book[2..]
+            .iter()
+            .all(|(mv, b)| !b && !["f4", "d6"].contains(&mv.to_string().as_str())),
+        "{hints:?}"
+    );
+    // `learn` adds the game and saves the book file.
+    let game = Game::from_transcript(
+        Rules::OTHELLO,
+        iago::board::Position::start(),
+        "f5d6c3d3c4f4",
+    )
+    .unwrap();
+    gui.request(&game, 4, "learn");
+    let replies = gui.replies(|r| matches!(r, Reply::Learned));
+    assert_eq!(replies.last(), Some(&Reply::Learned));
+    gui.engine.send("quit");
+    let book = iago::book::Book::load(&path).unwrap();
+    assert!(
+        book.contains(&game.position().board),
+        "{} positions",
+        book.len()
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -121,6 +121,11 @@ proptest! {
             prop_assert_eq!(t.canonical().0, board.canonical().0);
             prop_assert_eq!(t.final_score(), board.final_score());
         }
+        // The canonical form is the least image, and its symmetry produces it.
+        let (canon, sym) = board.canonical();
+        prop_assert_eq!(board.transform(sym), canon);
+        let least = Symmetry::ALL.iter().map(|&s| board.transform(s)).min().unwrap();
+        prop_assert_eq!(canon, least);
     }
 }
 

@@ -79,7 +79,7 @@ impl Symmetry {
 
 /// `(r, c) → (r, 7-c)`: reverses the bits of every byte.
 #[inline]
-const fn mirror_columns(mut x: u64) -> u64 {
+pub(crate) const fn mirror_columns(mut x: u64) -> u64 {
     const K1: u64 = 0x5555_5555_5555_5555;
     const K2: u64 = 0x3333_3333_3333_3333;
     const K4: u64 = 0x0F0F_0F0F_0F0F_0F0F;
@@ -90,7 +90,7 @@ const fn mirror_columns(mut x: u64) -> u64 {
 
 /// `(r, c) → (c, r)` by three delta swaps.
 #[inline]
-const fn transpose(mut x: u64) -> u64 {
+pub(crate) const fn transpose(mut x: u64) -> u64 {
     const K1: u64 = 0x5500_5500_5500_5500;
     const K2: u64 = 0x3333_0000_3333_0000;
     const K4: u64 = 0x0F0F_0F0F_0000_0000;

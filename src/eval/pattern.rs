@@ -1,7 +1,8 @@
 //! The pattern evaluation: a sum of table weights over 46 pattern instances (edges with their
-//! X-squares, corner 3×3 and 2×5 blocks, rows, columns and diagonals) plus the mobility and
-//! potential-mobility differences and a constant, with one weight set per game stage (4 empties
-//! each). Symmetric instances of a pattern share one table.
+//! X-squares, corner 3×3 and 2×5 blocks, rows, columns and diagonals), count tables (mobility,
+//! potential mobility and stable discs of each side, parity of the empties and of the
+//! quadrants), and the mobility and potential-mobility differences and a constant, with one
+//! weight set per game stage (4 empties each). Symmetric instances of a pattern share one table.
 //!
 //! An instance is its base pattern seen through one of the 8 symmetries: the board is
 //! transformed by the inverse symmetry and the base squares are read from it, so that
@@ -9,6 +10,7 @@
 
 use crate::board::Board;
 use crate::board::movegen::{moves, potential_moves};
+use crate::board::stability::stable_discs;
 use crate::board::symmetry::Symmetry;
 
 /// Game stages: empties 1-4 are stage 0, …, 57-60 stage 14.
@@ -176,12 +178,23 @@ pub const fn table_offsets() -> [usize; PATTERNS.len() + 1] {
 
 const OFFSETS: [usize; PATTERNS.len() + 1] = table_offsets();
 
-/// Scalar features after the tables: a constant, the mobility difference and the potential
-/// mobility difference.
+/// Count tables after the pattern tables, one weight per value: the mobility of each side
+/// (0-32, more counts as 32), the potential mobility of each side (0-40) and the parity of the
+/// empties. They let the evaluation bend where a linear term cannot (no moves at all is far
+/// worse than one move).
+pub const COUNTS: usize = 33 + 33 + 41 + 41 + 2 + 65 + 65 + 5;
+
+const COUNT_OFFSET: usize = OFFSETS[PATTERNS.len()];
+
+/// Scalar features after the count tables: a constant, the mobility difference and the
+/// potential mobility difference.
 pub const SCALARS: usize = 3;
 
 /// Weights per stage.
-pub const STAGE_SIZE: usize = OFFSETS[PATTERNS.len()] + SCALARS;
+pub const STAGE_SIZE: usize = COUNT_OFFSET + COUNTS + SCALARS;
+
+/// Table weights read per position: the 46 pattern instances and 5 counts.
+pub const FEATURES: usize = 46 + 8;
 
 /// Binary to ternary with the same digit positions (for up to 10 bits).
 static TERNARY: [u16; 1024] = {
@@ -270,7 +283,7 @@ pub fn canonical_indices() -> &'static [u32] {
 /// features.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Features {
-    /// Weight indices (within a stage) of the pattern instances.
+    /// Weight indices (within a stage) of the pattern instances and counts.
     pub indices: Vec<u32>,
     /// Constant, mobility difference, potential-mobility difference.
     pub scalars: [i32; SCALARS],
@@ -315,24 +328,47 @@ pub fn for_each_index(board: &Board, mut f: impl FnMut(usize)) {
     }
 }
 
-/// The scalar features of `board`.
+/// Calls `f(weight index within the stage)` for every table weight of `board` (the
+/// [`FEATURES`] pattern instances and counts) and returns its scalar features.
 #[inline]
-pub fn scalars(board: &Board) -> [i32; SCALARS] {
+pub fn for_each_feature(board: &Board, mut f: impl FnMut(usize)) -> [i32; SCALARS] {
+    for_each_index(board, &mut f);
     let (p, o) = (board.player, board.opponent);
-    let mobility = moves(p, o).count_ones() as i32 - moves(o, p).count_ones() as i32;
-    let potential =
-        potential_moves(p, o).count_ones() as i32 - potential_moves(o, p).count_ones() as i32;
-    [1, mobility, potential]
+    let (mp, mo) = (moves(p, o).count_ones(), moves(o, p).count_ones());
+    let (pp, po) = (
+        potential_moves(p, o).count_ones(),
+        potential_moves(o, p).count_ones(),
+    );
+    f(COUNT_OFFSET + mp.min(32) as usize);
+    f(COUNT_OFFSET + 33 + mo.min(32) as usize);
+    f(COUNT_OFFSET + 66 + pp.min(40) as usize);
+    f(COUNT_OFFSET + 107 + po.min(40) as usize);
+    f(COUNT_OFFSET + 148 + (board.empty_count() & 1) as usize);
+    let (sp, so) = (
+        stable_discs(p, o).count_ones(),
+        stable_discs(o, p).count_ones(),
+    );
+    f(COUNT_OFFSET + 150 + sp as usize);
+    f(COUNT_OFFSET + 215 + so as usize);
+    let e = board.empties().0;
+    let odd = [
+        0x0F0F_0F0Fu64,
+        0xF0F0_F0F0,
+        0x0F0F_0F0F << 32,
+        0xF0F0_F0F0 << 32,
+    ]
+    .iter()
+    .filter(|&&q| (e & q).count_ones() & 1 == 1)
+    .count();
+    f(COUNT_OFFSET + 280 + odd);
+    [1, mp as i32 - mo as i32, pp as i32 - po as i32]
 }
 
 /// All features of `board`.
 pub fn features(board: &Board) -> Features {
-    let mut indices = Vec::with_capacity(46);
-    for_each_index(board, |i| indices.push(i as u32));
-    Features {
-        indices,
-        scalars: scalars(board),
-    }
+    let mut indices = Vec::with_capacity(FEATURES);
+    let scalars = for_each_feature(board, |i| indices.push(i as u32));
+    Features { indices, scalars }
 }
 
 #[cfg(test)]

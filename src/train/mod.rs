@@ -1,4 +1,6 @@
-//! Data and fitting: game archives and the tools that fit the search's parameters on them.
+//! Data and fitting: game archives, the evaluation trainer and the ProbCut fitter.
 
+pub mod evaluation;
+pub mod logbook;
 pub mod probcut_fit;
 pub mod wthor;

@@ -106,10 +106,7 @@ impl Session {
             }
             Command::Go => self.go(),
             Command::Hint(n) => self.hint(n.max(1) as usize),
-            Command::Learn => {
-                self.slot.stop();
-                self.out.line(Response::Learned);
-            }
+            Command::Learn => self.learn(),
             Command::Analyze => self.analyze(),
             Command::Clear => self.slot.stop().clear_hash(),
             Command::Quit => {
@@ -194,13 +191,46 @@ impl Session {
         });
     }
 
+    /// `learn`: the game goes into the book (saved when the book came from a file), then
+    /// `learned`.
+    fn learn(&mut self) {
+        let depth = self.depth;
+        let out = self.out.clone();
+        self.slot.spawn(move |engine| {
+            match engine.learn(depth) {
+                Ok(added) => log::info!("learned the game: {added} new book positions"),
+                Err(e) => log::warn!("cannot learn the game: {e}"),
+            }
+            out.line(Response::Learned);
+        });
+    }
+
     fn hint(&mut self, n: usize) {
         let limits = Limits::depth(self.depth);
         let out = self.out.clone();
         self.slot.spawn(move |engine| {
             let mut nodes = 0;
             let mut seconds = 0.0;
-            let results = engine.hint(n, &limits, &mut |_, result| {
+            // The book's moves first, as `book` lines; the other moves are searched.
+            let book = engine.book_choices();
+            let mut excluded = 0u64;
+            for choice in book.iter().take(n) {
+                out.line(Response::Book(book_line(choice)));
+                if let Some(sq) = choice.mv.square() {
+                    excluded |= 1 << sq.index();
+                }
+            }
+            let searched = n.saturating_sub(book.len());
+            if !book.is_empty()
+                && (searched == 0 || excluded == engine.game().position().board.legal_moves().0)
+            {
+                out.line(Response::NodeStats {
+                    nodes: 0,
+                    seconds: 0.0,
+                });
+                return;
+            }
+            let results = engine.hint_excluding(searched, &limits, excluded, &mut |_, result| {
                 out.line(Response::Search(hint_line(result)))
             });
             for r in &results {
@@ -223,6 +253,21 @@ impl Session {
                 });
             });
         });
+    }
+}
+
+/// A `book` line for one of the book's moves.
+fn book_line(choice: &crate::book::BookChoice) -> HintLine {
+    HintLine {
+        pv: vec![choice.mv],
+        eval: Eval::Value(choice.value as f64),
+        games: choice.games as u64,
+        depth: if choice.level == crate::book::EXACT_LEVEL {
+            Depth::exact()
+        } else {
+            Depth::plies(choice.level as u32)
+        },
+        text: String::new(),
     }
 }
 

@@ -1,0 +1,64 @@
+//! Evaluation speed: evaluations per second of the trained pattern evaluation (embedded weights)
+//! and of the hand-written one, over positions from every stage of a game.
+//! Run: `cargo bench --bench eval` (criterion prints the throughput in elements/s).
+
+use std::hint::black_box;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use iago::board::{Board, Move};
+use iago::eval::{Evaluator, HandEval, PatternEval};
+
+/// 1,000 positions from pseudo-random games (a fixed seed), every number of empties alike.
+fn positions() -> Vec<Board> {
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let mut out = Vec::new();
+    while out.len() < 1_000 {
+        let mut board = Board::start();
+        loop {
+            let moves = board.legal_moves();
+            if moves.is_empty() {
+                let passed = board.pass();
+                if passed.legal_moves().is_empty() {
+                    break;
+                }
+                board = passed;
+                continue;
+            }
+            out.push(board);
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let squares: Vec<_> = moves.iter().collect();
+            board = board.play(Move::Play(squares[(state % squares.len() as u64) as usize]));
+        }
+    }
+    out.truncate(1_000);
+    out
+}
+
+fn evaluation(c: &mut Criterion) {
+    let boards = positions();
+    let pattern = PatternEval::embedded().expect("the embedded weights");
+    let mut group = c.benchmark_group("evaluate");
+    group.throughput(Throughput::Elements(boards.len() as u64));
+    group.bench_function("pattern", |b| {
+        b.iter(|| {
+            boards
+                .iter()
+                .map(|x| pattern.evaluate(black_box(x)))
+                .sum::<i32>()
+        })
+    });
+    group.bench_function("hand", |b| {
+        b.iter(|| {
+            boards
+                .iter()
+                .map(|x| HandEval.evaluate(black_box(x)))
+                .sum::<i32>()
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, evaluation);
+criterion_main!(benches);

@@ -1,0 +1,365 @@
+//! `iago book …`: build, deepen, inspect and convert opening books.
+
+use std::io::Write;
+use std::time::Instant;
+
+use clap::Subcommand;
+
+use crate::board::{Board, Game, Position, Rules, parse_position};
+use crate::book::build::{DeepenOptions, EvalOptions};
+use crate::book::{Book, EXACT_LEVEL, build};
+use crate::cli::{CliError, default_threads, read_archives};
+
+/// The `book` subcommands.
+#[derive(Subcommand, Debug)]
+pub enum BookCommand {
+    /// Build a book from game archives and opening lists: every position of their first plies,
+    /// each evaluated by a search, values negamaxed.
+    Build {
+        /// Where to write the book.
+        #[arg(long, value_name = "FILE")]
+        out: String,
+        /// A directory of WTHOR `.wtb` files (or one file).
+        #[arg(long, value_name = "PATH")]
+        wthor: Option<String>,
+        /// Logistello's `logbook.gam` or `logbook.gam.gz`.
+        #[arg(long, value_name = "FILE")]
+        logistello: Option<String>,
+        /// Files of opening lines (e.g. XOT lists), one transcript per line, added whole.
+        #[arg(long, value_name = "FILE")]
+        lines: Vec<String>,
+        /// Plies of each archive game to add.
+        #[arg(long, default_value_t = 12, value_name = "N")]
+        plies: usize,
+        /// Search depth of each position's evaluation.
+        #[arg(long, default_value_t = 10, value_name = "D")]
+        depth: u32,
+        /// At most this many games from each archive (a quick sample).
+        #[arg(long, value_name = "N")]
+        max_games: Option<usize>,
+        /// Worker threads.
+        #[arg(long, default_value_t = default_threads(), value_name = "N")]
+        threads: usize,
+    },
+    /// Extend the best lines and every line within DEVIATION discs of them (as Edax's `book
+    /// deviate`), then negamax.
+    Deepen {
+        /// The book to extend.
+        file: String,
+        /// Where to write it (default: over FILE).
+        #[arg(long, value_name = "FILE")]
+        out: Option<String>,
+        /// Follow every move within this many discs of the best.
+        #[arg(long, default_value_t = 2, value_name = "DISCS")]
+        deviation: i32,
+        /// Add no position beyond this many plies.
+        #[arg(long, default_value_t = 20, value_name = "N")]
+        plies: u32,
+        /// Stop after adding this many positions.
+        #[arg(long, default_value_t = 10_000, value_name = "N")]
+        max_new: usize,
+        /// Search depth of each new position.
+        #[arg(long, default_value_t = 10, value_name = "D")]
+        depth: u32,
+        /// Worker threads.
+        #[arg(long, default_value_t = default_threads(), value_name = "N")]
+        threads: usize,
+    },
+    /// Add a played game (a transcript from the start) to the book.
+    Learn {
+        /// The book.
+        file: String,
+        /// The game, e.g. "f5d6c3d3c4…".
+        transcript: String,
+        /// Where to write it (default: over FILE).
+        #[arg(long, value_name = "FILE")]
+        out: Option<String>,
+        /// Search depth of each new position.
+        #[arg(long, default_value_t = 10, value_name = "D")]
+        depth: u32,
+    },
+    /// Size, load time, positions per ply and levels, and the moves of the start position.
+    Info {
+        /// The book (`builtin` for the one compiled into the binary).
+        file: String,
+    },
+    /// The book's moves for a position: a board ("<64 squares> X") or a transcript.
+    Probe {
+        /// The book (`builtin` for the one compiled into the binary).
+        file: String,
+        /// The position; several words are joined with spaces.
+        #[arg(required = true, num_args = 1.., allow_hyphen_values = true)]
+        position: Vec<String>,
+    },
+    /// Write the book as text, one line per position (see the README).
+    Export {
+        /// The book (`builtin` for the one compiled into the binary).
+        file: String,
+        /// Where to write the text (default: stdout).
+        #[arg(long, value_name = "FILE")]
+        out: Option<String>,
+    },
+    /// Read a text book or an Edax `book.dat` and write an Iago book.
+    Import {
+        /// The text or Edax file.
+        input: String,
+        /// Where to write the book.
+        #[arg(long, value_name = "FILE")]
+        out: String,
+    },
+}
+
+fn open(file: &str) -> Result<Book, CliError> {
+    if file == "builtin" {
+        return Ok(Book::shipped()?);
+    }
+    Book::load(std::path::Path::new(file)).map_err(|e| format!("{file}: {e}").into())
+}
+
+fn save(book: &Book, path: &str) -> Result<(), CliError> {
+    let dropped = book
+        .save(std::path::Path::new(path))
+        .map_err(|e| format!("cannot write {path}: {e}"))?;
+    if dropped > 0 {
+        log::warn!(
+            "{dropped} positions are not linked from the start position and were not written"
+        );
+    }
+    let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    eprintln!(
+        "wrote {path}: {} positions, {size} bytes",
+        book.len() - dropped
+    );
+    Ok(())
+}
+
+fn progress_bar(len: u64, what: &str) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new(len);
+    if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(&format!(
+                "{{bar:40}} {{pos}}/{{len}} {what}, {{elapsed}} (eta {{eta}})"
+            ))
+            .expect("valid template"),
+        );
+    } else {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    bar
+}
+
+/// Runs a `book` subcommand.
+pub fn run(command: BookCommand) -> Result<(), CliError> {
+    match command {
+        BookCommand::Build {
+            out,
+            wthor,
+            logistello,
+            lines,
+            plies,
+            depth,
+            max_games,
+            threads,
+        } => {
+            let start = Instant::now();
+            let mut book = Book::new();
+            let archives = read_archives(wthor.as_deref(), logistello.as_deref(), max_games)?;
+            let games: Vec<Game> = archives
+                .wthor
+                .iter()
+                .filter_map(|g| g.replay())
+                .chain(archives.logistello.iter().filter_map(|g| g.replay()))
+                .collect();
+            for game in &games {
+                build::add_line(&mut book, game.start().board, game.moves(), plies, true);
+            }
+            let from_games = book.len();
+            let mut line_count = 0;
+            for file in &lines {
+                let text = std::fs::read_to_string(file)
+                    .map_err(|e| format!("cannot read {file}: {e}"))?;
+                for (i, line) in text.lines().enumerate() {
+                    let line = line.trim();
+                    if line.is_empty() || line.starts_with('%') || line.starts_with('#') {
+                        continue;
+                    }
+                    let game = Game::from_transcript(Rules::OTHELLO, Position::start(), line)
+                        .map_err(|e| format!("{file}:{}: {e}", i + 1))?;
+                    build::add_line(
+                        &mut book,
+                        game.start().board,
+                        game.moves(),
+                        usize::MAX,
+                        false,
+                    );
+                    line_count += 1;
+                }
+            }
+            eprintln!(
+                "{} games ({} plies each): {from_games} positions; {line_count} opening lines: {} more; evaluating at depth {depth} on {threads} threads",
+                games.len(),
+                plies,
+                book.len() - from_games
+            );
+            let boards: Vec<Board> = book.iter().map(|(b, _)| *b).collect();
+            let bar = progress_bar(boards.len() as u64, "positions");
+            let options = EvalOptions {
+                depth,
+                threads,
+                ..EvalOptions::default()
+            };
+            build::evaluate(&mut book, &boards, &options, &|| bar.inc(1));
+            bar.finish_and_clear();
+            book.negamax();
+            save(&book, &out)?;
+            eprintln!("built in {:.0} s", start.elapsed().as_secs_f64());
+            Ok(())
+        }
+        BookCommand::Deepen {
+            file,
+            out,
+            deviation,
+            plies,
+            max_new,
+            depth,
+            threads,
+        } => {
+            let start = Instant::now();
+            let mut book = open(&file)?;
+            let before = book.len();
+            let options = DeepenOptions {
+                deviation,
+                plies,
+                max_new,
+            };
+            let eval = EvalOptions {
+                depth,
+                threads,
+                ..EvalOptions::default()
+            };
+            let added = build::deepen(&mut book, &options, &eval, &|n| {
+                eprintln!("deepen: {n} positions added")
+            });
+            eprintln!(
+                "{before} positions, {added} added in {:.0} s",
+                start.elapsed().as_secs_f64()
+            );
+            save(&book, out.as_deref().unwrap_or(&file))
+        }
+        BookCommand::Learn {
+            file,
+            transcript,
+            out,
+            depth,
+        } => {
+            let mut book = open(&file)?;
+            let game = Game::from_transcript(Rules::OTHELLO, Position::start(), &transcript)?;
+            let mut engine = crate::engine::Engine::new(crate::engine::EngineOptions::default())?;
+            let added = build::learn(
+                &mut book,
+                game.start().board,
+                game.moves(),
+                crate::engine::LEARN_PLIES,
+                &mut engine,
+                depth,
+            );
+            eprintln!("{added} positions added");
+            save(&book, out.as_deref().unwrap_or(&file))
+        }
+        BookCommand::Info { file } => info(&file),
+        BookCommand::Probe { file, position } => probe(&file, &position.join(" ")),
+        BookCommand::Export { file, out } => {
+            let book = open(&file)?;
+            let text = book.to_text();
+            match out {
+                Some(path) => {
+                    std::fs::write(&path, text).map_err(|e| format!("cannot write {path}: {e}"))?
+                }
+                None => std::io::stdout().lock().write_all(text.as_bytes())?,
+            }
+            Ok(())
+        }
+        BookCommand::Import { input, out } => {
+            let bytes = std::fs::read(&input).map_err(|e| format!("cannot read {input}: {e}"))?;
+            let mut book = Book::new();
+            let n = if bytes.starts_with(&0x4544_4158u32.to_le_bytes()) {
+                book.import_edax(&bytes)
+            } else {
+                book.import_text(&String::from_utf8_lossy(&bytes))
+            }
+            .map_err(|e| format!("{input}: {e}"))?;
+            book.negamax();
+            eprintln!("{input}: {n} positions read");
+            save(&book, &out)
+        }
+    }
+}
+
+fn info(file: &str) -> Result<(), CliError> {
+    let start = Instant::now();
+    let book = open(file)?;
+    let load = start.elapsed();
+    let size = if file == "builtin" {
+        0
+    } else {
+        std::fs::metadata(file).map(|m| m.len()).unwrap_or(0)
+    };
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "book: {file}")?;
+    if size > 0 {
+        writeln!(out, "size: {size} bytes")?;
+    }
+    writeln!(out, "positions: {}", book.len())?;
+    writeln!(out, "load time: {:.1} ms", load.as_secs_f64() * 1000.0)?;
+    let mut per_ply = [0usize; 61];
+    let mut exact = 0;
+    for (board, node) in book.iter() {
+        per_ply[(60 - board.empty_count().min(60)) as usize] += 1;
+        exact += usize::from(node.level == EXACT_LEVEL);
+    }
+    writeln!(out, "exact values: {exact}")?;
+    write!(out, "positions per ply:")?;
+    for (ply, n) in per_ply.iter().enumerate().filter(|(_, n)| **n > 0) {
+        write!(out, " {ply}:{n}")?;
+    }
+    writeln!(out)?;
+    print_choices(&mut out, &book, &Board::start())
+}
+
+fn print_choices(out: &mut impl Write, book: &Book, board: &Board) -> Result<(), CliError> {
+    let choices = book.choices(board);
+    if choices.is_empty() {
+        writeln!(out, "not in the book")?;
+        return Ok(());
+    }
+    writeln!(out, "move  value  level   games  kind")?;
+    for c in choices {
+        let level = if c.level == EXACT_LEVEL {
+            "exact".to_string()
+        } else {
+            c.level.to_string()
+        };
+        writeln!(
+            out,
+            "{:<4} {:>+6} {:>6} {:>7}  {}",
+            c.mv.to_string(),
+            c.value,
+            level,
+            c.games,
+            if c.linked { "book" } else { "best other move" }
+        )?;
+    }
+    Ok(())
+}
+
+fn probe(file: &str, position: &str) -> Result<(), CliError> {
+    let book = open(file)?;
+    let board = if crate::board::notation::looks_like_board(position) {
+        parse_position(position)?.board
+    } else {
+        Game::from_transcript(Rules::OTHELLO, Position::start(), position)?
+            .position()
+            .board
+    };
+    print_choices(&mut std::io::stdout().lock(), &book, &board)
+}

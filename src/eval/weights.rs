@@ -1,0 +1,279 @@
+//! The trained pattern evaluation and its weight file.
+//!
+//! File layout (little-endian):
+//! - magic `IAGOEVAL`, then u32 format version (1);
+//! - u32 stages, u32 weights per stage, u32 weights per disc (the scale);
+//! - u64 layout fingerprint (changes when the patterns change), u64 FNV-1a checksum of the
+//!   uncompressed weights, u32 compressed length;
+//! - the weights as i16, deflate-compressed.
+
+use std::io::{Read, Write};
+
+use thiserror::Error;
+
+use super::Evaluator;
+use super::pattern::{COUNTS, PATTERNS, SCALARS, STAGE_SIZE, STAGES, for_each_feature, stage};
+use crate::board::Board;
+
+const MAGIC: &[u8; 8] = b"IAGOEVAL";
+const VERSION: u32 = 1;
+/// Weight units per disc.
+pub const SCALE: i32 = 64;
+const HEADER: usize = 8 + 4 * 4 + 8 + 8 + 4;
+
+/// The weights compiled into the binary (made by `iago train`).
+static EMBEDDED: &[u8] = include_bytes!("iago.eval");
+
+/// Why a weight file cannot be used.
+#[derive(Debug, Error)]
+pub enum WeightsError {
+    /// Not a weight file.
+    #[error("not an Iago evaluation file (bad magic)")]
+    Magic,
+    /// Another format version.
+    #[error("evaluation file format {0}, this build reads format {VERSION}")]
+    Version(u32),
+    /// Made for other patterns.
+    #[error("the evaluation file was made for other patterns ({found} stages × {size} weights)")]
+    Layout {
+        /// Stages in the file.
+        found: u32,
+        /// Weights per stage in the file.
+        size: u32,
+    },
+    /// Cut short or corrupted.
+    #[error("the evaluation file is truncated or corrupt: {0}")]
+    Corrupt(String),
+    /// The checksum does not match.
+    #[error("the evaluation file's checksum does not match")]
+    Checksum,
+    /// The file could not be read.
+    #[error("cannot read the evaluation file: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xCBF2_9CE4_8422_2325, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x0100_0000_01B3)
+    })
+}
+
+/// A fingerprint of the feature layout: pattern squares, stages and scalars.
+fn layout_fingerprint() -> u64 {
+    let mut bytes = Vec::new();
+    for p in PATTERNS {
+        bytes.extend_from_slice(p.squares);
+        bytes.push(0xFF);
+    }
+    bytes.extend_from_slice(&(STAGES as u32).to_le_bytes());
+    bytes.extend_from_slice(&(SCALARS as u32).to_le_bytes());
+    bytes.extend_from_slice(&(COUNTS as u32).to_le_bytes());
+    fnv1a(&bytes)
+}
+
+/// The pattern evaluation with its weights (`STAGES × STAGE_SIZE` i16 in units of 1/64 disc).
+#[derive(Clone)]
+pub struct PatternEval {
+    weights: Box<[i16]>,
+}
+
+impl PatternEval {
+    /// The weights compiled into the binary.
+    pub fn embedded() -> Result<PatternEval, WeightsError> {
+        PatternEval::from_bytes(EMBEDDED)
+    }
+
+    /// Reads a weight file.
+    pub fn load(path: &std::path::Path) -> Result<PatternEval, WeightsError> {
+        PatternEval::from_bytes(&std::fs::read(path)?)
+    }
+
+    /// An evaluation from raw weights (`STAGES × STAGE_SIZE`, 1/64 disc).
+    pub fn from_weights(weights: Vec<i16>) -> PatternEval {
+        assert_eq!(weights.len(), STAGES * STAGE_SIZE);
+        PatternEval {
+            weights: weights.into_boxed_slice(),
+        }
+    }
+
+    /// The raw weights.
+    pub fn weights(&self) -> &[i16] {
+        &self.weights
+    }
+
+    /// Parses a weight file.
+    pub fn from_bytes(bytes: &[u8]) -> Result<PatternEval, WeightsError> {
+        if bytes.len() < HEADER || &bytes[..8] != MAGIC {
+            return Err(WeightsError::Magic);
+        }
+        let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
+        let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
+        let version = u32_at(8);
+        if version != VERSION {
+            return Err(WeightsError::Version(version));
+        }
+        let (stages, size, scale) = (u32_at(12), u32_at(16), u32_at(20));
+        if stages as usize != STAGES
+            || size as usize != STAGE_SIZE
+            || scale as i32 != SCALE
+            || u64_at(24) != layout_fingerprint()
+        {
+            return Err(WeightsError::Layout {
+                found: stages,
+                size,
+            });
+        }
+        let checksum = u64_at(32);
+        let compressed = u32_at(40) as usize;
+        let payload = bytes.get(HEADER..HEADER + compressed).ok_or_else(|| {
+            WeightsError::Corrupt(format!(
+                "{} bytes, header says {}",
+                bytes.len(),
+                HEADER + compressed
+            ))
+        })?;
+        let mut raw = Vec::with_capacity(STAGES * STAGE_SIZE * 2);
+        flate2::read::DeflateDecoder::new(payload)
+            .read_to_end(&mut raw)
+            .map_err(|e| WeightsError::Corrupt(e.to_string()))?;
+        if raw.len() != STAGES * STAGE_SIZE * 2 {
+            return Err(WeightsError::Corrupt(format!(
+                "{} weight bytes, expected {}",
+                raw.len(),
+                STAGES * STAGE_SIZE * 2
+            )));
+        }
+        if fnv1a(&raw) != checksum {
+            return Err(WeightsError::Checksum);
+        }
+        let weights = raw
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]))
+            .collect();
+        Ok(PatternEval { weights })
+    }
+
+    /// The weight file.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let raw: Vec<u8> = self.weights.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let mut encoder =
+            flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
+        encoder.write_all(&raw).expect("writing to memory");
+        let compressed = encoder.finish().expect("writing to memory");
+        let mut out = Vec::with_capacity(HEADER + compressed.len());
+        out.extend_from_slice(MAGIC);
+        for v in [VERSION, STAGES as u32, STAGE_SIZE as u32, SCALE as u32] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        out.extend_from_slice(&layout_fingerprint().to_le_bytes());
+        out.extend_from_slice(&fnv1a(&raw).to_le_bytes());
+        out.extend_from_slice(&(compressed.len() as u32).to_le_bytes());
+        out.extend_from_slice(&compressed);
+        out
+    }
+
+    /// The evaluation in 1/64 disc, before rounding.
+    #[inline]
+    pub fn evaluate_fine(&self, board: &Board) -> i32 {
+        let st = stage(board.empty_count());
+        let w = &self.weights[st * STAGE_SIZE..(st + 1) * STAGE_SIZE];
+        let mut sum = 0i32;
+        let s = for_each_feature(board, |i| sum += w[i] as i32);
+        let base = STAGE_SIZE - SCALARS;
+        for (k, x) in s.iter().enumerate() {
+            sum += x * w[base + k] as i32;
+        }
+        sum
+    }
+}
+
+impl Evaluator for PatternEval {
+    fn evaluate(&self, board: &Board) -> i32 {
+        let fine = self.evaluate_fine(board);
+        let discs = (fine + if fine >= 0 { SCALE / 2 } else { -SCALE / 2 }) / SCALE;
+        discs.clamp(-64, 64)
+    }
+
+    fn name(&self) -> &str {
+        "pattern"
+    }
+}
+
+impl std::fmt::Debug for PatternEval {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "PatternEval({} weights)", self.weights.len())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> PatternEval {
+        let weights = (0..STAGES * STAGE_SIZE)
+            .map(|i| ((i * 7919) % 201) as i16 - 100)
+            .collect();
+        PatternEval::from_weights(weights)
+    }
+
+    #[test]
+    fn file_round_trip() {
+        let eval = sample();
+        let bytes = eval.to_bytes();
+        let back = PatternEval::from_bytes(&bytes).unwrap();
+        assert_eq!(back.weights(), eval.weights());
+    }
+
+    #[test]
+    fn corrupt_files_are_refused() {
+        let bytes = sample().to_bytes();
+        assert!(matches!(
+            PatternEval::from_bytes(b"nonsense"),
+            Err(WeightsError::Magic)
+        ));
+        let mut version = bytes.clone();
+        version[8] = 9;
+        assert!(matches!(
+            PatternEval::from_bytes(&version),
+            Err(WeightsError::Version(9))
+        ));
+        assert!(matches!(
+            PatternEval::from_bytes(&bytes[..bytes.len() - 10]),
+            Err(WeightsError::Corrupt(_))
+        ));
+        let mut checksum = bytes.clone();
+        checksum[33] ^= 1;
+        assert!(matches!(
+            PatternEval::from_bytes(&checksum),
+            Err(WeightsError::Checksum)
+        ));
+        let mut layout = bytes;
+        layout[16] ^= 1;
+        assert!(matches!(
+            PatternEval::from_bytes(&layout),
+            Err(WeightsError::Layout { .. })
+        ));
+    }
+
+    #[test]
+    fn the_embedded_weights_load_fast_and_evaluate_symmetrically() {
+        let start = std::time::Instant::now();
+        let eval = PatternEval::embedded().unwrap();
+        assert!(
+            start.elapsed() < std::time::Duration::from_millis(500),
+            "{:?}",
+            start.elapsed()
+        );
+        let mut board = Board::start();
+        for mv in ["f5", "d6", "c3", "d3", "c4"] {
+            board = board.play(crate::board::Move::parse(mv).unwrap());
+        }
+        for sym in crate::board::Symmetry::ALL {
+            assert_eq!(
+                eval.evaluate_fine(&board.transform(sym)),
+                eval.evaluate_fine(&board),
+                "{sym:?}"
+            );
+        }
+    }
+}
