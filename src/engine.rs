@@ -232,6 +232,7 @@ impl Engine {
         limits: &Limits,
         observer: &mut (dyn FnMut(&SearchResult) + Send),
     ) -> SearchResult {
+        self.stop.store(false, Relaxed);
         let board = self.game.position().board;
         self.search(&board, limits, u64::MAX, true, observer)
     }

@@ -219,3 +219,15 @@ fn move_time_is_respected() {
         "worst {worst:?}"
     );
 }
+
+/// A stop requested while no search runs (e.g. by an NBoard `ping` after a finished `go`)
+/// does not cut the next `go` short.
+#[test]
+fn a_stale_stop_request_does_not_cut_the_next_go_short() {
+    let mut engine = engine(1);
+    engine.set_book(None);
+    engine.stop_handle().stop();
+    let result = engine.go(&Limits::depth(6), &mut |_| {});
+    assert_eq!(result.depth, 6, "{result:?}");
+    assert!(result.nodes > 100, "{result:?}");
+}

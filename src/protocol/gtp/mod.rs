@@ -136,7 +136,10 @@ impl Session {
             Kind::BoardSize(8) => Ok(String::new()),
             Kind::BoardSize(_) => Err("unacceptable size".into()),
             Kind::ClearBoard => {
+                // A new game starts from an empty hash table, so that a game does not depend
+                // on the ones before it.
                 engine.new_game();
+                engine.clear_hash();
                 self.history.clear();
                 Ok(String::new())
             }
