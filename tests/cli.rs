@@ -263,6 +263,13 @@ fn bench_prints_a_node_signature() {
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(text.lines().any(|l| l.starts_with("nodes: ")), "{text}");
+    // The trained weights compiled into the binary are the default evaluation.
+    assert!(text.contains("pattern evaluation"), "{text}");
+    assert!(
+        !stderr(&out).contains("embedded evaluation unusable"),
+        "{}",
+        stderr(&out)
+    );
     let again = stdout(&iago(&["bench", "--depth", "3"]));
     let nodes = |t: &str| {
         t.lines()
