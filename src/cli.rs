@@ -222,6 +222,10 @@ pub enum Command {
         #[arg(long, default_value_t = 1, value_name = "S")]
         seed: u64,
     },
+    /// Play a match between two engines (in-process Iago or NBoard/GTP programs): pairs of
+    /// games from a list of openings, colours swapped; score, Elo ± 95% interval, optional SPRT,
+    /// games as GGF.
+    Match(crate::matchrun::MatchArgs),
     /// Opening books: build, deepen, learn, info, probe, export, import (see the README).
     #[command(subcommand)]
     Book(crate::cli_book::BookCommand),
@@ -302,6 +306,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             threads,
         } => run_perft(depth, pass_free, position.as_deref(), threads),
         Command::Book(command) => crate::cli_book::run(command),
+        Command::Match(args) => crate::matchrun::run(args),
         Command::Show { input } => run_show(&input.join(" ")),
         Command::Analyze {
             file,

@@ -17,6 +17,13 @@
 //! Modules:
 //! - [`board`]: bitboards, squares, moves, positions, rules, symmetries, notation.
 //! - [`perft`]: leaf counting under both pass conventions, sequential and parallel.
+//! - [`engine`]: the engine facade (game, search, evaluation, book) that protocols drive.
+//! - [`search`]: the midgame search, the exact solver, the hash table, time limits.
+//! - [`eval`]: the trained pattern evaluation and the hand-written one.
+//! - [`book`]: the opening book.
+//! - [`train`]: game archives and the training of the evaluation and of ProbCut.
+//! - [`protocol`]: NBoard, GTP and GGF.
+//! - [`matchrun`]: engine-vs-engine matches (`iago match`): openings, Elo, SPRT, GGF.
 //! - [`cli`]: the command-line interface of the `iago` binary.
 
 #![deny(missing_docs)]
@@ -29,6 +36,7 @@ mod cli_book;
 mod cli_solve;
 pub mod engine;
 pub mod eval;
+pub mod matchrun;
 pub mod perft;
 pub mod protocol;
 pub mod search;

@@ -1,0 +1,465 @@
+//! External engines: child processes driven over NBoard or GTP, watched for crashes, protocol
+//! errors and timeouts. A process that failed is killed and started again for the next game.
+
+use std::collections::VecDeque;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use super::player::{Failure, MoveRequest, Player, Reply};
+use super::spec::{ExternalOptions, Limit, seconds_text};
+use crate::board::{Color, Game, Move, Position};
+use crate::protocol::ggf::MoveItem;
+
+/// How long an engine may take to start and answer its first command.
+pub const STARTUP_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Lines of stderr kept for crash reports.
+const STDERR_LINES: usize = 5;
+
+/// A running engine process: its stdin, its stdout as a channel of lines (closed at the end of
+/// output), and the last lines of its stderr.
+pub(crate) struct Process {
+    name: String,
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    stderr: Arc<Mutex<VecDeque<String>>>,
+}
+
+impl Process {
+    /// Starts `options` (the program in its working directory, stdin/stdout/stderr piped).
+    pub fn spawn(options: &ExternalOptions, name: &str) -> Result<Process, String> {
+        let mut command = Command::new(&options.program);
+        command
+            .args(&options.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        if let Some(dir) = &options.dir {
+            command.current_dir(dir);
+        }
+        let mut child = command.spawn().map_err(|e| {
+            let place = options
+                .dir
+                .as_ref()
+                .map_or(String::new(), |d| format!(" in {}", d.display()));
+            format!("cannot start '{}'{place}: {e}", options.command)
+        })?;
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take().expect("piped stdout");
+        let stderr_pipe = child.stderr.take().expect("piped stderr");
+        let (tx, lines) = channel();
+        let label = name.to_string();
+        std::thread::Builder::new()
+            .name(format!("match-{name}-out"))
+            .spawn(move || {
+                let mut reader = BufReader::new(stdout);
+                let mut buf = Vec::new();
+                loop {
+                    buf.clear();
+                    match reader.read_until(b'\n', &mut buf) {
+                        Ok(0) | Err(_) => break,
+                        Ok(_) => {
+                            let line = String::from_utf8_lossy(&buf);
+                            let line = line.trim_end_matches(['\r', '\n']).to_string();
+                            log::debug!("{label} > {line}");
+                            if tx.send(line).is_err() {
+                                break;
+                            }
+                        }
+                    }
+                }
+            })
+            .map_err(|e| format!("cannot start a reader thread: {e}"))?;
+        let stderr = Arc::new(Mutex::new(VecDeque::new()));
+        let tail = Arc::clone(&stderr);
+        let label = name.to_string();
+        std::thread::Builder::new()
+            .name(format!("match-{name}-err"))
+            .spawn(move || {
+                for line in BufReader::new(stderr_pipe).lines() {
+                    let Ok(line) = line else { break };
+                    log::debug!("{label} stderr: {line}");
+                    let mut tail = tail.lock().unwrap_or_else(|p| p.into_inner());
+                    if tail.len() == STDERR_LINES {
+                        tail.pop_front();
+                    }
+                    tail.push_back(line);
+                }
+            })
+            .map_err(|e| format!("cannot start a reader thread: {e}"))?;
+        Ok(Process {
+            name: name.to_string(),
+            child,
+            stdin,
+            lines,
+            stderr,
+        })
+    }
+
+    /// Writes one line and flushes.
+    pub fn send(&mut self, line: &str) -> Result<(), Failure> {
+        log::debug!("{} < {line}", self.name);
+        let written = match self.stdin.as_mut() {
+            Some(stdin) => writeln!(stdin, "{line}").and_then(|_| stdin.flush()),
+            None => Err(std::io::ErrorKind::BrokenPipe.into()),
+        };
+        written.map_err(|e| Failure::Crash(self.exit_message(&format!("cannot write to it ({e})"))))
+    }
+
+    /// The next line of output, waiting until `deadline`.
+    pub fn recv(&mut self, deadline: Instant) -> Result<String, Failure> {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(wait) {
+            Ok(line) => Ok(line),
+            Err(RecvTimeoutError::Timeout) => Err(Failure::Timeout),
+            Err(RecvTimeoutError::Disconnected) => {
+                Err(Failure::Crash(self.exit_message("its output closed")))
+            }
+        }
+    }
+
+    /// `what`, the exit status if the process has ended (waiting a moment for it), and the last
+    /// line of its stderr.
+    fn exit_message(&mut self, what: &str) -> String {
+        let until = Instant::now() + Duration::from_millis(300);
+        let mut status = None;
+        while Instant::now() < until {
+            match self.child.try_wait() {
+                Ok(Some(s)) => {
+                    status = Some(s);
+                    break;
+                }
+                Ok(None) => std::thread::sleep(Duration::from_millis(10)),
+                Err(_) => break,
+            }
+        }
+        let mut message = what.to_string();
+        if let Some(status) = status {
+            message.push_str(&format!("; the process ended ({status})"));
+        }
+        let tail = self.stderr.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(last) = tail.back() {
+            message.push_str(&format!("; stderr: {last}"));
+        }
+        message
+    }
+
+    /// Sends `quit`, waits up to half a second for the process to leave, then kills it.
+    pub fn quit(mut self) {
+        let _ = self.send("quit");
+        self.stdin = None;
+        let until = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < until {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+        }
+        let _ = self.child.wait();
+    }
+}
+
+/// Checks that the program can be started at all (then stops it): a missing program or
+/// working directory is an error before the match, not a forfeit in every game.
+pub fn check_startable(options: &ExternalOptions, name: &str) -> Result<(), String> {
+    Process::spawn(options, name)
+        .map(drop)
+        .map_err(|e| format!("engine {name}: {e}"))
+}
+
+/// An engine speaking NBoard v2. A game starts with `clear`; every move is asked as
+/// `set game <GGF>`, `set depth N` (when it changed), `ping N`, `go`; the reply is the first
+/// `=== move[/eval[/time]]` after `pong N`. Other lines are ignored (stderr may be merged into
+/// stdout).
+pub(crate) struct NboardPlayer {
+    options: ExternalOptions,
+    name: String,
+    process: Option<Process>,
+    ping: u64,
+    depth_sent: Option<u32>,
+}
+
+impl NboardPlayer {
+    pub fn new(options: ExternalOptions, name: &str) -> NboardPlayer {
+        NboardPlayer {
+            options,
+            name: name.to_string(),
+            process: None,
+            ping: 0,
+            depth_sent: None,
+        }
+    }
+
+    /// Starts the process if needed: `nboard 2` and a ping answered in time.
+    fn ensure_started(&mut self) -> Result<&mut Process, Failure> {
+        if self.process.is_none() {
+            let mut process = Process::spawn(&self.options, &self.name).map_err(Failure::Crash)?;
+            process.send("nboard 2")?;
+            self.ping += 1;
+            process.send(&format!("ping {}", self.ping))?;
+            let deadline = Instant::now() + STARTUP_TIMEOUT;
+            let expected = format!("pong {}", self.ping);
+            loop {
+                match process.recv(deadline) {
+                    Ok(line)
+                        if line.split_whitespace().collect::<Vec<_>>().join(" ") == expected =>
+                    {
+                        break;
+                    }
+                    Ok(_) => {}
+                    Err(Failure::Timeout) => {
+                        return Err(Failure::Crash(format!(
+                            "no 'pong' within {} s of starting",
+                            STARTUP_TIMEOUT.as_secs()
+                        )));
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+            self.depth_sent = None;
+            self.process = Some(process);
+        }
+        Ok(self.process.as_mut().expect("started above"))
+    }
+
+    fn ask(&mut self, request: &MoveRequest<'_>) -> Result<Reply, Failure> {
+        // NBoard engines always get a depth; with a clock only, the clock decides.
+        let depth = request.limit.depth.unwrap_or(60);
+        self.ensure_started()?;
+        let send_depth = self.depth_sent != Some(depth);
+        self.ping += 1;
+        let ping = self.ping;
+        let process = self.process.as_mut().expect("started above");
+        process.send(&format!("set game {}", request.ggf))?;
+        if send_depth {
+            process.send(&format!("set depth {depth}"))?;
+        }
+        process.send(&format!("ping {ping}"))?;
+        process.send("go")?;
+        self.depth_sent = Some(depth);
+        let deadline = request.deadline.unwrap_or(Instant::now() + STARTUP_TIMEOUT);
+        let mut synced = false;
+        loop {
+            let line = process.recv(deadline)?;
+            let words: Vec<&str> = line.split_whitespace().collect();
+            match words.as_slice() {
+                ["pong", n, ..] if n.parse::<u64>().ok() == Some(ping) => synced = true,
+                ["===", ..] if synced => {
+                    let rest = line.trim_start().trim_start_matches("===").trim();
+                    let item = MoveItem::parse(rest).map_err(|e| {
+                        Failure::Protocol(format!("unreadable reply '{}': {e}", line.trim()))
+                    })?;
+                    return Ok(Reply {
+                        mv: item.mv,
+                        eval: item.eval,
+                    });
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+impl Player for NboardPlayer {
+    fn start_game(&mut self, _game: &Game, _limit: &Limit) -> Result<(), Failure> {
+        // `clear` (forget the hash table) is what NBoard's self-play engine layer sends before a
+        // game; engines that do not know it ignore it.
+        let started = self.ensure_started().and_then(|p| p.send("clear"));
+        if started.is_err() {
+            self.process = None;
+        }
+        started
+    }
+
+    fn play(&mut self, request: &MoveRequest<'_>) -> Result<Reply, Failure> {
+        let reply = self.ask(request);
+        if reply.is_err() {
+            // Whatever state it is in, it does not play on: kill it, restart for the next game.
+            self.process = None;
+        }
+        reply
+    }
+
+    fn quit(&mut self) {
+        if let Some(process) = self.process.take() {
+            process.quit();
+        }
+    }
+}
+
+/// An engine speaking GTP. A game is `boardsize 8`, `clear_board`, the clock settings, then for
+/// each move the moves it has not seen (`play b f5`; passes are left out, the colour tells) and
+/// `genmove w`.
+pub(crate) struct GtpPlayer {
+    options: ExternalOptions,
+    name: String,
+    process: Option<Process>,
+    /// Moves of the current game the engine knows.
+    synced: usize,
+}
+
+/// A GTP answer: `Ok(text)` for `=`, `Err(text)` for `?`.
+type GtpAnswer = Result<String, String>;
+
+impl GtpPlayer {
+    pub fn new(options: ExternalOptions, name: &str) -> GtpPlayer {
+        GtpPlayer {
+            options,
+            name: name.to_string(),
+            process: None,
+            synced: 0,
+        }
+    }
+
+    /// Sends `command` and reads its answer (lines before `=`/`?` are ignored; the answer ends
+    /// at an empty line).
+    fn command(&mut self, command: &str, deadline: Instant) -> Result<GtpAnswer, Failure> {
+        let process = self.process.as_mut().expect("a started engine");
+        process.send(command)?;
+        let first = loop {
+            let line = process.recv(deadline)?;
+            let line = line.trim();
+            if line.starts_with(['=', '?']) {
+                break line.to_string();
+            }
+        };
+        let mut text = first[1..].trim().to_string();
+        loop {
+            let line = process.recv(deadline)?;
+            if line.trim().is_empty() {
+                break;
+            }
+            text.push('\n');
+            text.push_str(line.trim());
+        }
+        Ok(if first.starts_with('=') {
+            Ok(text)
+        } else {
+            Err(text)
+        })
+    }
+
+    /// A command that must succeed.
+    fn require(&mut self, command: &str, deadline: Instant) -> Result<String, Failure> {
+        self.command(command, deadline)?
+            .map_err(|e| Failure::Protocol(format!("'{command}' refused: ? {e}")))
+    }
+
+    /// A command the engine may refuse (the clock commands).
+    fn optional(&mut self, command: &str, deadline: Instant) -> Result<(), Failure> {
+        if let Err(e) = self.command(command, deadline)? {
+            log::debug!("{}: '{command}' refused: ? {e}", self.name);
+        }
+        Ok(())
+    }
+
+    fn setup(&mut self, game: &Game, limit: &Limit) -> Result<(), Failure> {
+        if game.start() != Position::start() {
+            return Err(Failure::Protocol(
+                "GTP cannot set up a start other than the standard one".into(),
+            ));
+        }
+        if self.process.is_none() {
+            self.process = Some(Process::spawn(&self.options, &self.name).map_err(Failure::Crash)?);
+        }
+        let deadline = Instant::now() + STARTUP_TIMEOUT;
+        self.require("boardsize 8", deadline)?;
+        self.require("clear_board", deadline)?;
+        self.synced = 0;
+        // Clocks are optional in GTP: an engine that refuses them plays without.
+        if let Some(clock) = limit.clock {
+            self.optional(
+                &format!("time_settings {} 0 0", seconds_text(clock.base)),
+                deadline,
+            )?;
+        } else if let Some(t) = limit.move_time {
+            self.optional(&format!("time_settings 0 {} 1", seconds_text(t)), deadline)?;
+        }
+        Ok(())
+    }
+
+    fn ask(&mut self, request: &MoveRequest<'_>) -> Result<Reply, Failure> {
+        let deadline = request.deadline.unwrap_or(Instant::now() + STARTUP_TIMEOUT);
+        let game = request.game;
+        let mut position = game.start();
+        for (i, &mv) in game.moves().iter().enumerate() {
+            let color = position.to_move;
+            position = position.try_play(mv).expect("moves of the game are legal");
+            if i < self.synced || mv.is_pass() {
+                continue;
+            }
+            let command = format!("play {} {mv}", color_word(color));
+            self.require(&command, deadline)?;
+        }
+        self.synced = game.moves().len();
+        let color = game.position().to_move;
+        if let Some(remaining) = request.remaining {
+            let left = format!(
+                "time_left {} {} 0",
+                color_word(color),
+                seconds_text(remaining)
+            );
+            self.optional(&left, deadline)?;
+        } else if let Some(t) = request.limit.move_time {
+            let left = format!("time_left {} {} 1", color_word(color), seconds_text(t));
+            self.optional(&left, deadline)?;
+        }
+        let command = format!("genmove {}", color_word(color));
+        let answer = self.require(&command, deadline)?;
+        let word = answer.split_whitespace().last().unwrap_or("");
+        if word.eq_ignore_ascii_case("resign") {
+            return Err(Failure::Resign);
+        }
+        let mv = Move::parse(word).map_err(|e| {
+            Failure::Protocol(format!(
+                "unreadable answer to '{command}': '= {answer}': {e}"
+            ))
+        })?;
+        // The engine played its move on its own board.
+        self.synced += 1;
+        Ok(Reply { mv, eval: None })
+    }
+}
+
+fn color_word(color: Color) -> &'static str {
+    match color {
+        Color::Black => "b",
+        Color::White => "w",
+    }
+}
+
+impl Player for GtpPlayer {
+    fn start_game(&mut self, game: &Game, limit: &Limit) -> Result<(), Failure> {
+        let started = self.setup(game, limit);
+        if started.is_err() {
+            self.process = None;
+        }
+        started
+    }
+
+    fn play(&mut self, request: &MoveRequest<'_>) -> Result<Reply, Failure> {
+        let reply = self.ask(request);
+        if reply.is_err() {
+            self.process = None;
+        }
+        reply
+    }
+
+    fn quit(&mut self) {
+        if let Some(process) = self.process.take() {
+            process.quit();
+        }
+    }
+}

@@ -1,0 +1,544 @@
+//! One game between two players: the referee loop (forced passes, clocks, timeouts, legality)
+//! and the record it leaves, written as GGF.
+
+use std::time::{Duration, Instant, SystemTime};
+
+use serde::Serialize;
+
+use super::openings::Opening;
+use super::player::{MoveRequest, Player};
+use super::spec::{ClockControl, Limit, seconds_text};
+use crate::board::{Color, Move, Position};
+use crate::protocol::ggf::{GgfGame, MoveItem};
+
+/// Why a game ended before its last move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Forfeit {
+    /// Over its time (clock, time per move, move timeout or game timeout).
+    Time,
+    /// The engine process died or could not be started.
+    Crash,
+    /// A reply the referee could not read, or a command the engine refused.
+    Protocol,
+    /// An illegal move.
+    Illegal,
+    /// The engine resigned (GTP `resign`).
+    Resign,
+}
+
+impl Forfeit {
+    /// `lost on time`, `crashed`, …
+    pub fn describe(self) -> &'static str {
+        match self {
+            Forfeit::Time => "lost on time",
+            Forfeit::Crash => "crashed",
+            Forfeit::Protocol => "broke the protocol",
+            Forfeit::Illegal => "played an illegal move",
+            Forfeit::Resign => "resigned",
+        }
+    }
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Played to the end: Black's disc difference, empties to the winner.
+    Finished {
+        /// Black minus White.
+        score_for_black: i32,
+    },
+    /// One side lost by forfeit.
+    Forfeited {
+        /// The colour that lost.
+        loser: Color,
+        /// Why.
+        reason: Forfeit,
+        /// The details (`took 1.52 s, 1.00 s allowed`, `exited with status 1`, …).
+        message: String,
+    },
+}
+
+/// A finished game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRecord {
+    /// 0-based game number in the match.
+    pub index: usize,
+    /// 0-based round (two games per round, colours swapped).
+    pub round: usize,
+    /// The opening played.
+    pub opening: Opening,
+    /// Which engine of the match (0 or 1) played Black; the other played White.
+    pub black_engine: usize,
+    /// Names of Black and White.
+    pub names: [String; 2],
+    /// Limits of Black and White.
+    pub limits: [Limit; 2],
+    /// The start position (the standard start; the opening moves are in `moves`).
+    pub start: Position,
+    /// Every move with the colour that played it; engine moves carry their evaluation (discs,
+    /// mover's view) and time (seconds).
+    pub moves: Vec<(Color, MoveItem)>,
+    /// How it ended.
+    pub outcome: Outcome,
+    /// When it began.
+    pub started: SystemTime,
+}
+
+impl GameRecord {
+    /// Black's disc difference; a forfeit counts as a 64-0 loss.
+    pub fn score_for_black(&self) -> i32 {
+        match &self.outcome {
+            Outcome::Finished { score_for_black } => *score_for_black,
+            Outcome::Forfeited { loser, .. } => match loser {
+                Color::Black => -64,
+                Color::White => 64,
+            },
+        }
+    }
+
+    /// The colour engine `engine` (0 or 1) played.
+    pub fn color_of(&self, engine: usize) -> Color {
+        if engine == self.black_engine {
+            Color::Black
+        } else {
+            Color::White
+        }
+    }
+
+    /// The game's points for engine `engine`: 1, ½ or 0.
+    pub fn points_for(&self, engine: usize) -> f64 {
+        let score = match self.color_of(engine) {
+            Color::Black => self.score_for_black(),
+            Color::White => -self.score_for_black(),
+        };
+        match score.signum() {
+            1 => 1.0,
+            0 => 0.5,
+            _ => 0.0,
+        }
+    }
+
+    /// The disc difference for engine `engine` when the game was played to the end.
+    pub fn discs_for(&self, engine: usize) -> Option<i32> {
+        match self.outcome {
+            Outcome::Finished { score_for_black } => Some(match self.color_of(engine) {
+                Color::Black => score_for_black,
+                Color::White => -score_for_black,
+            }),
+            Outcome::Forfeited { .. } => None,
+        }
+    }
+
+    /// The GGF `RE` value: `+12`, `0`, `-6`; forfeits `+64:t` (time) or `-64:r` (any other).
+    pub fn result_text(&self) -> String {
+        let score = self.score_for_black();
+        let number = if score == 0 {
+            "0".to_string()
+        } else {
+            format!("{score:+}")
+        };
+        match &self.outcome {
+            Outcome::Finished { .. } => number,
+            Outcome::Forfeited { reason, .. } => {
+                let flag = if *reason == Forfeit::Time { "t" } else { "r" };
+                format!("{number}:{flag}")
+            }
+        }
+    }
+
+    /// The game as GGF, the way NBoard writes it (`GM PC DT PB PW RE TI TY BO` and the moves),
+    /// with a `CO` comment giving the limits and, for a forfeit, its reason.
+    pub fn to_ggf(&self) -> GgfGame {
+        let mut comment = format!(
+            "iago match game {}: {} (Black) {}; {} (White) {}",
+            self.index + 1,
+            self.names[0],
+            self.limits[0],
+            self.names[1],
+            self.limits[1]
+        );
+        if let Outcome::Forfeited {
+            loser,
+            reason,
+            message,
+        } = &self.outcome
+        {
+            let name = &self.names[color_index(*loser)];
+            comment.push_str(&format!(
+                "; {name} ({loser}) {}: {message}",
+                reason.describe()
+            ));
+        }
+        let clocks = [self.limits[0].clock, self.limits[1].clock];
+        let mut ggf = ggf_header(
+            &self.names,
+            clocks,
+            &self.result_text(),
+            self.started,
+            self.start,
+        );
+        ggf.tags.push(("CO".into(), comment));
+        ggf.moves = self.moves.clone();
+        ggf
+    }
+}
+
+/// `GM PC DT PB PW RE`, the clock (`TI`, or `TB` and `TW` when they differ; `TI[0:00]` without
+/// a clock) and `TY[8]`, with the start position and no moves.
+pub(crate) fn ggf_header(
+    names: &[String; 2],
+    clocks: [Option<ClockControl>; 2],
+    result: &str,
+    started: SystemTime,
+    start: Position,
+) -> GgfGame {
+    let mut tags: Vec<(String, String)> = vec![
+        ("GM".into(), "Othello".into()),
+        ("PC".into(), "iago match".into()),
+        ("DT".into(), date_text(started)),
+        ("PB".into(), names[0].clone()),
+        ("PW".into(), names[1].clone()),
+        ("RE".into(), result.into()),
+    ];
+    let text = |c: Option<ClockControl>| c.map_or_else(|| "0:00".to_string(), |c| c.ggf_text());
+    if clocks[0] == clocks[1] {
+        tags.push(("TI".into(), text(clocks[0])));
+    } else {
+        tags.push(("TB".into(), text(clocks[0])));
+        tags.push(("TW".into(), text(clocks[1])));
+    }
+    tags.push(("TY".into(), "8".into()));
+    GgfGame {
+        tags,
+        start,
+        moves: Vec::new(),
+    }
+}
+
+/// `yyyy-MM-dd HH:mm:ss GMT`, as NBoard writes `DT`.
+pub(crate) fn date_text(time: SystemTime) -> String {
+    let secs = time
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let days = (secs / 86_400) as i64;
+    let rest = secs % 86_400;
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02} GMT",
+        rest / 3600,
+        rest / 60 % 60,
+        rest % 60
+    )
+}
+
+pub(crate) fn color_index(color: Color) -> usize {
+    match color {
+        Color::Black => 0,
+        Color::White => 1,
+    }
+}
+
+/// Everything the referee needs to run one game.
+pub(crate) struct GameSetup<'a> {
+    pub index: usize,
+    pub round: usize,
+    pub opening: &'a Opening,
+    /// Which engine (0 or 1) plays Black.
+    pub black_engine: usize,
+    /// Names of engine 0 and engine 1.
+    pub names: [&'a str; 2],
+    /// Limits of engine 0 and engine 1.
+    pub limits: [Limit; 2],
+    /// Tolerance over an allotted time before a loss on time.
+    pub margin: Duration,
+    /// Longest wait for a move when neither a clock nor a time per move bounds it.
+    pub move_timeout: Duration,
+    /// Longest game, if bounded.
+    pub game_timeout: Option<Duration>,
+}
+
+/// Plays one game; `players` are engine 0 and engine 1. Forced passes are played by the
+/// referee; every other move is asked for, timed and checked.
+pub(crate) fn play_game(setup: &GameSetup<'_>, players: [&mut dyn Player; 2]) -> GameRecord {
+    let engine_of = |color: Color| match color {
+        Color::Black => setup.black_engine,
+        Color::White => 1 - setup.black_engine,
+    };
+    let names = [
+        setup.names[engine_of(Color::Black)].to_string(),
+        setup.names[engine_of(Color::White)].to_string(),
+    ];
+    let limits = [
+        setup.limits[engine_of(Color::Black)],
+        setup.limits[engine_of(Color::White)],
+    ];
+    let mut players = players;
+    if setup.black_engine == 1 {
+        players.swap(0, 1);
+    }
+    // Now players[0] is Black and players[1] White.
+    let started = SystemTime::now();
+    let begin = Instant::now();
+    let game_deadline = setup.game_timeout.map(|t| begin + t);
+    let mut game = setup.opening.game.clone();
+    let mut record = GameRecord {
+        index: setup.index,
+        round: setup.round,
+        opening: setup.opening.clone(),
+        black_engine: setup.black_engine,
+        names: names.clone(),
+        limits,
+        start: game.start(),
+        moves: Vec::new(),
+        outcome: Outcome::Finished { score_for_black: 0 },
+        started,
+    };
+    {
+        let mut position = game.start();
+        for &mv in game.moves() {
+            record.moves.push((position.to_move, MoveItem::new(mv)));
+            position = position.try_play(mv).expect("the opening was checked");
+        }
+    }
+    let forfeit = |loser: Color, reason: Forfeit, message: String| Outcome::Forfeited {
+        loser,
+        reason,
+        message,
+    };
+    for color in [Color::Black, Color::White] {
+        let i = color_index(color);
+        if let Err(failure) = players[i].start_game(&game, &limits[i]) {
+            let (reason, message) = failure.describe(None);
+            record.outcome = forfeit(color, reason, format!("at the start: {message}"));
+            return record;
+        }
+    }
+    let clocks = [limits[0].clock, limits[1].clock];
+    let mut remaining = clocks.map(|c| c.map(|c| c.base));
+    let header = ggf_header(&names, clocks, "?", started, game.start());
+    loop {
+        let position = game.position();
+        if game.is_over() {
+            record.outcome = Outcome::Finished {
+                score_for_black: position.final_score_for_black(),
+            };
+            return record;
+        }
+        let color = position.to_move;
+        if position.board.must_pass() {
+            game.play(Move::Pass).expect("a forced pass is legal");
+            record.moves.push((color, MoveItem::new(Move::Pass)));
+            continue;
+        }
+        let i = color_index(color);
+        let limit = limits[i];
+        // What the mover may spend, and when the referee stops waiting.
+        let allotted = remaining[i].or(limit.move_time);
+        let mut wait = allotted.map_or(setup.move_timeout, |a| a + setup.margin);
+        let mut by_game_timeout = false;
+        if let Some(deadline) = game_deadline {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left < wait {
+                wait = left;
+                by_game_timeout = true;
+            }
+        }
+        let mut ggf = header.clone();
+        ggf.moves = record.moves.clone();
+        let request = MoveRequest {
+            game: &game,
+            ggf: &ggf,
+            limit: &limit,
+            remaining: remaining[i],
+            deadline: Some(Instant::now() + wait),
+        };
+        let start = Instant::now();
+        let reply = players[i].play(&request);
+        let elapsed = start.elapsed();
+        let time_message = |answered: bool| {
+            let spent = if answered {
+                format!("took {:.2} s", elapsed.as_secs_f64())
+            } else {
+                format!("no move after {:.2} s", elapsed.as_secs_f64())
+            };
+            if by_game_timeout {
+                let total = seconds_text(setup.game_timeout.unwrap_or_default());
+                return format!("{spent}: the game timeout ({total} s) ran out");
+            }
+            let margin = seconds_text(setup.margin);
+            match (remaining[i], limit.move_time) {
+                (Some(left), _) => format!(
+                    "{spent} with {:.2} s left on its clock (margin {margin} s)",
+                    left.as_secs_f64()
+                ),
+                (None, Some(t)) => format!(
+                    "{spent}, {} s per move (margin {margin} s)",
+                    seconds_text(t)
+                ),
+                (None, None) => format!(
+                    "{spent}: the move timeout is {} s",
+                    seconds_text(setup.move_timeout)
+                ),
+            }
+        };
+        let reply = match reply {
+            Ok(reply) => reply,
+            Err(failure) => {
+                let (reason, message) = failure.describe(Some(&time_message(false)));
+                record.outcome = forfeit(color, reason, message);
+                return record;
+            }
+        };
+        if elapsed > wait {
+            record.outcome = forfeit(color, Forfeit::Time, time_message(true));
+            return record;
+        }
+        if reply.mv.is_pass() || game.play(reply.mv).is_err() {
+            let why = match position.try_play(reply.mv) {
+                Err(e) => e.to_string(),
+                Ok(_) => "legal".into(),
+            };
+            record.outcome = forfeit(
+                color,
+                Forfeit::Illegal,
+                format!("{} ({why})", reply.mv.to_uppercase()),
+            );
+            return record;
+        }
+        if let (Some(left), Some(clock)) = (remaining[i], clocks[i]) {
+            remaining[i] = Some(left.saturating_sub(elapsed) + clock.increment);
+        }
+        record.moves.push((
+            color,
+            MoveItem {
+                mv: reply.mv,
+                eval: reply.eval.filter(|e| e.is_finite()),
+                time: Some(elapsed.as_secs_f64()),
+            },
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(outcome: Outcome) -> GameRecord {
+        let opening = super::super::openings::parse_openings("f5d6c3", "t")
+            .unwrap()
+            .remove(0);
+        let mut moves = Vec::new();
+        let mut position = Position::start();
+        for &mv in opening.game.moves() {
+            moves.push((position.to_move, MoveItem::new(mv)));
+            position = position.try_play(mv).unwrap();
+        }
+        moves.push((
+            Color::White,
+            MoveItem {
+                mv: Move::parse("d3").unwrap(),
+                eval: Some(-1.0),
+                time: Some(0.52),
+            },
+        ));
+        GameRecord {
+            index: 4,
+            round: 2,
+            opening,
+            black_engine: 1,
+            names: ["Iago-d4".into(), "NTest".into()],
+            limits: [
+                Limit {
+                    depth: Some(4),
+                    ..Limit::default()
+                },
+                Limit {
+                    clock: Some(ClockControl {
+                        base: Duration::from_secs(60),
+                        increment: Duration::from_millis(500),
+                    }),
+                    ..Limit::default()
+                },
+            ],
+            start: Position::start(),
+            moves,
+            outcome,
+            started: SystemTime::UNIX_EPOCH + Duration::from_secs(1_392_015_147),
+        }
+    }
+
+    #[test]
+    fn ggf_round_trip() {
+        let r = record(Outcome::Forfeited {
+            loser: Color::Black,
+            reason: Forfeit::Time,
+            message: "took 2.00 s, 1.00 s allowed".into(),
+        });
+        let text = r.to_ggf().to_string();
+        assert!(
+            text.starts_with("(;GM[Othello]PC[iago match]DT[2014-02-10 06:52:27 GMT]PB[Iago-d4]PW[NTest]RE[-64:t]TB[0:00]TW[1:00/0:00.5/0:00]TY[8]CO["),
+            "{text}"
+        );
+        assert!(text.ends_with("BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[D6]B[C3]W[D3/-1.00/0.52];)"), "{text}");
+        let parsed = GgfGame::parse(&text).unwrap();
+        assert_eq!(parsed, r.to_ggf());
+        assert_eq!(parsed.tag("RE"), Some("-64:t"));
+        assert!(
+            parsed
+                .tag("CO")
+                .unwrap()
+                .contains("Iago-d4 (Black) lost on time")
+        );
+        let game = parsed.game().unwrap();
+        assert_eq!(game.transcript(false), "f5d6c3d3");
+        assert_eq!(
+            parsed.time_control(Color::White).unwrap().increment,
+            Duration::from_millis(500)
+        );
+        assert_eq!(parsed.time_control(Color::Black), None);
+        // Engine 1 played Black and lost.
+        assert_eq!((r.points_for(1), r.points_for(0)), (0.0, 1.0));
+        assert_eq!(r.discs_for(0), None);
+    }
+
+    #[test]
+    fn finished_results() {
+        let r = record(Outcome::Finished {
+            score_for_black: 12,
+        });
+        assert_eq!(r.result_text(), "+12");
+        assert_eq!((r.discs_for(1), r.discs_for(0)), (Some(12), Some(-12)));
+        assert_eq!(r.points_for(1), 1.0);
+        let r = record(Outcome::Finished { score_for_black: 0 });
+        assert_eq!((r.result_text(), r.points_for(0)), ("0".into(), 0.5));
+        let mut r = record(Outcome::Finished {
+            score_for_black: -2,
+        });
+        r.limits = [Limit::default(); 2];
+        let text = r.to_ggf().to_string();
+        assert!(text.contains("RE[-2]TI[0:00]TY[8]"), "{text}");
+        let r = record(Outcome::Forfeited {
+            loser: Color::White,
+            reason: Forfeit::Crash,
+            message: "exited".into(),
+        });
+        assert_eq!(r.result_text(), "+64:r");
+    }
+
+    #[test]
+    fn dates() {
+        assert_eq!(date_text(SystemTime::UNIX_EPOCH), "1970-01-01 00:00:00 GMT");
+        let leap = SystemTime::UNIX_EPOCH + Duration::from_secs(951_782_400 + 3_661);
+        assert_eq!(date_text(leap), "2000-02-29 01:01:01 GMT");
+    }
+}

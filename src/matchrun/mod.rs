@@ -1,0 +1,1025 @@
+//! Engine-vs-engine matches (`iago match`): two engines play pairs of games from a list of
+//! openings, colours swapped within each pair; the result is a score, an Elo difference with
+//! its 95% confidence interval, optionally an SPRT verdict, and every game as GGF.
+//!
+//! # Engines
+//!
+//! Each engine is a spec of comma-separated items, `key=value` or a bare word (`\,` puts a comma
+//! into a value):
+//!
+//! | item | meaning |
+//! |---|---|
+//! | `iago` | Iago in the match process |
+//! | `cmd=COMMAND LINE` | an external program, split on whitespace like NBoard does; a relative path with a `/` is taken from `dir` |
+//! | `dir=PATH` | the working directory of `cmd` |
+//! | `proto=nboard\|gtp` | the protocol of `cmd` (default `nboard`) |
+//! | `name=NAME` | one word, for reports and the GGF `PB`/`PW` (default `Iago-d4`, or the program's name) |
+//! | `depth=N` | search depth (NBoard sends `set depth N`; GTP has no depth command, give it on the engine's command line) |
+//! | `time=SECS` | time per move (in-process and GTP via `time_settings 0 SECS 1`; NBoard has no such setting) |
+//! | `tc=BASE[+INC]` | a game clock, seconds or `m:ss`, e.g. `60+0.5` (NBoard: `TI` in the GGF of `set game`; GTP: `time_settings` and `time_left`) |
+//! | `threads=N`, `hash=MB`, `eval=FILE\|hand`, `book`, `book=FILE`, `book=off`, `nobook` | in-process Iago only (defaults: 1 thread, 16 MiB, the embedded evaluation, no book) |
+//!
+//! Examples: `name=Iago4,iago,depth=4`; `name=NTest,cmd=./ntest x,dir=/opt/ntest,depth=4`;
+//! `cmd=iago gtp --threads 1 --depth 2,proto=gtp`.
+//!
+//! An engine with any of `depth`, `time`, `tc` uses exactly those; otherwise the match's
+//! `--depth`, `--move-time`, `--tc` apply. The search stops at the first limit reached.
+//! NBoard engines always get a depth, 60 when only a clock is set: an engine whose depth
+//! overrides its clock (NTest does) needs `depth=` next to `tc=`. The command line is split on
+//! whitespace without quoting, so paths with spaces need `dir=` and a relative program.
+//!
+//! # Refereeing
+//!
+//! Forced passes are played by the referee. Every other move is timed: with a clock or a time
+//! per move, a move that takes longer than the time left plus `--time-margin` loses on time;
+//! otherwise `--move-timeout` bounds the wait; `--game-timeout` bounds a whole game. A process
+//! that dies, an unreadable reply, a refused command or an illegal move loses the game and is
+//! reported; a failed process is killed and started again for the next game, and the match goes
+//! on. A forfeit is recorded as a 64-0 loss (`RE[-64:t]` for time, `:r` otherwise).
+//!
+//! NBoard engines are driven like NBoard's own `NBoardSyncEngine`: `clear` before each game, then
+//! for each move `set game <GGF>`, `set depth`, `ping N`, `go`, and the first `=== move` after
+//! `pong N`; other lines are ignored. GTP engines
+//! get `boardsize 8`, `clear_board`, `play b f5` for each move they have not seen (passes left
+//! out), and `genmove w`.
+//!
+//! # Openings and schedule
+//!
+//! `--openings FILE` holds one transcript a line from the standard start (XOT lists, `#`
+//! comments). Each round plays one opening twice, colours swapped: `--rounds N` gives `2N` games.
+//! Openings are taken in file order, or shuffled with `--random` (`--seed S` to repeat a
+//! match). Without a file, every game starts from the standard position. `--concurrency N`
+//! plays N games at once, each worker with its own engines.
+//!
+//! # Results
+//!
+//! Scores are from the first engine's view: a win is 1, a draw ½. The Elo difference is
+//! logistic (`-400 log10(1/s - 1)`), with a 95% interval from the per-game (trinomial) variance.
+//! `--sprt elo0 elo1 alpha beta` stops the match when the GSPRT log-likelihood ratio leaves
+//! `(ln(beta/(1-alpha)), ln((1-beta)/alpha))`. `--ggf FILE` appends each game as one GGF line.
+
+pub mod external;
+pub mod game;
+pub mod openings;
+pub(crate) mod player;
+pub mod spec;
+pub mod stats;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use self::external::{GtpPlayer, NboardPlayer, check_startable};
+use self::game::{Forfeit, GameRecord, GameSetup, Outcome, play_game};
+use self::openings::Opening;
+use self::player::{IagoPlayer, Player};
+use self::spec::{BookChoice, ClockControl, EngineKind, EngineSpec, Limit, parse_duration};
+use self::stats::{EloEstimate, Sprt, SprtDecision, Tally};
+use crate::board::Color;
+use crate::book::Book;
+use crate::eval::Evaluator;
+use crate::protocol::Protocol;
+
+/// The options of `iago match`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct MatchArgs {
+    /// An engine, given twice: "iago,depth=4", "name=NTest,cmd=./ntest x,dir=PATH,depth=4",
+    /// "cmd=PROGRAM ARGS,proto=gtp". Keys: name, iago, cmd, dir, proto (nboard|gtp), depth,
+    /// time (s/move), tc (BASE+INC), threads, hash, eval, book[=FILE|off], nobook. Scores are
+    /// from the first engine's view.
+    #[arg(long = "engine", value_name = "SPEC", required = true)]
+    pub engines: Vec<String>,
+    /// Openings, one transcript a line (e.g. an XOT list); each is played twice, colours
+    /// swapped. Without it, every game starts from the standard position.
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// Rounds of two games (one opening each).
+    #[arg(long, default_value_t = 10, value_name = "N")]
+    pub rounds: usize,
+    /// Take openings in a random order (each once before any repeats) instead of file order.
+    #[arg(long)]
+    pub random: bool,
+    /// Seed of the random order (default: from the clock; the summary prints it).
+    #[arg(long, value_name = "S", requires = "random")]
+    pub seed: Option<u64>,
+    /// Search depth for engines whose spec sets no limit.
+    #[arg(long, value_name = "D")]
+    pub depth: Option<u32>,
+    /// Seconds per move for engines whose spec sets no limit.
+    #[arg(long, value_name = "SECS")]
+    pub move_time: Option<String>,
+    /// A game clock for engines whose spec sets no limit: BASE[+INC] in seconds or m:ss, e.g.
+    /// 60+0.5.
+    #[arg(long, value_name = "BASE[+INC]")]
+    pub tc: Option<String>,
+    /// Seconds a move may run over its allotted time before it loses on time.
+    #[arg(long, default_value = "0.2", value_name = "SECS")]
+    pub time_margin: String,
+    /// Seconds to wait for a move when neither a clock nor a time per move bounds it.
+    #[arg(long, default_value = "60", value_name = "SECS")]
+    pub move_timeout: String,
+    /// Seconds a whole game may take (the side to move when it runs out loses on time).
+    #[arg(long, value_name = "SECS")]
+    pub game_timeout: Option<String>,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub concurrency: usize,
+    /// Stop when a sequential probability ratio test decides between elo0 and elo1 with error
+    /// rates alpha and beta, e.g. --sprt 0 10 0.05 0.05.
+    #[arg(long, num_args = 4, value_names = ["ELO0", "ELO1", "ALPHA", "BETA"], allow_negative_numbers = true)]
+    pub sprt: Option<Vec<f64>>,
+    /// Append every game to this file, one GGF game a line.
+    #[arg(long, value_name = "FILE")]
+    pub ggf: Option<PathBuf>,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// A match, ready to play.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// The two engines; results are from the first one's view.
+    pub engines: [EngineSpec; 2],
+    /// The openings (at least one; [`Opening::start`] for none).
+    pub openings: Vec<Opening>,
+    /// Where the openings came from (for the summary).
+    pub openings_source: String,
+    /// Rounds of two games.
+    pub rounds: usize,
+    /// `Some(seed)`: openings in a seeded random order.
+    pub random_seed: Option<u64>,
+    /// The limit of engines whose spec sets none.
+    pub limit: Limit,
+    /// Tolerance over an allotted time.
+    pub time_margin: Duration,
+    /// Longest wait for a move without a clock or time per move.
+    pub move_timeout: Duration,
+    /// Longest game.
+    pub game_timeout: Option<Duration>,
+    /// Games at once.
+    pub concurrency: usize,
+    /// Early stop by SPRT.
+    pub sprt: Option<Sprt>,
+}
+
+impl MatchConfig {
+    /// A match of `rounds` rounds from the standard start with these engines and default limit;
+    /// 0.2 s time margin, 60 s move timeout, one game at a time.
+    pub fn new(engines: [EngineSpec; 2], limit: Limit, rounds: usize) -> MatchConfig {
+        MatchConfig {
+            engines,
+            openings: vec![Opening::start()],
+            openings_source: "the standard start".into(),
+            rounds,
+            random_seed: None,
+            limit,
+            time_margin: Duration::from_millis(200),
+            move_timeout: Duration::from_secs(60),
+            game_timeout: None,
+            concurrency: 1,
+            sprt: None,
+        }
+    }
+}
+
+/// Forfeits of one engine, by kind.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Forfeits {
+    /// Losses on time (clock, time per move, move or game timeout).
+    pub time: u32,
+    /// Crashes (the process died or could not start).
+    pub crash: u32,
+    /// Protocol errors.
+    pub protocol: u32,
+    /// Illegal moves.
+    pub illegal: u32,
+    /// Resignations.
+    pub resign: u32,
+}
+
+impl Forfeits {
+    fn add(&mut self, reason: Forfeit) {
+        match reason {
+            Forfeit::Time => self.time += 1,
+            Forfeit::Crash => self.crash += 1,
+            Forfeit::Protocol => self.protocol += 1,
+            Forfeit::Illegal => self.illegal += 1,
+            Forfeit::Resign => self.resign += 1,
+        }
+    }
+}
+
+/// The state of the SPRT at the end of a match.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct SprtState {
+    /// The test.
+    #[serde(flatten)]
+    pub test: Sprt,
+    /// The log-likelihood ratio over all games played.
+    pub llr: f64,
+    /// `ln(beta / (1 - alpha))`.
+    pub lower: f64,
+    /// `ln((1 - beta) / alpha)`.
+    pub upper: f64,
+    /// The decision and the number of games when it was reached.
+    pub decision: Option<SprtDecision>,
+    /// Games played when the decision was reached.
+    pub decided_after: Option<u32>,
+}
+
+/// What a match produced.
+#[derive(Clone, Debug)]
+pub struct MatchReport {
+    /// Names of the two engines.
+    pub names: [String; 2],
+    /// Their limits.
+    pub limits: [Limit; 2],
+    /// Games scheduled (`2 × rounds`).
+    pub scheduled: usize,
+    /// The games played, in schedule order.
+    pub games: Vec<GameRecord>,
+    /// The first engine's wins, draws and losses.
+    pub tally: Tally,
+    /// Forfeits of each engine.
+    pub forfeits: [Forfeits; 2],
+    /// The SPRT, if one ran.
+    pub sprt: Option<SprtState>,
+    /// The opening seed of a random order.
+    pub seed: Option<u64>,
+    /// Wall time of the match.
+    pub elapsed: Duration,
+}
+
+impl MatchReport {
+    /// The Elo difference of the first engine.
+    pub fn elo(&self) -> Option<EloEstimate> {
+        self.tally.elo()
+    }
+
+    /// The first engine's mean disc difference over the games played to the end.
+    pub fn average_discs(&self) -> Option<f64> {
+        let discs: Vec<i32> = self.games.iter().filter_map(|g| g.discs_for(0)).collect();
+        (!discs.is_empty()).then(|| discs.iter().sum::<i32>() as f64 / discs.len() as f64)
+    }
+
+    /// Games won by Black, by White, and drawn.
+    pub fn by_color(&self) -> (usize, usize, usize) {
+        let count =
+            |f: &dyn Fn(i32) -> bool| self.games.iter().filter(|g| f(g.score_for_black())).count();
+        (count(&|s| s > 0), count(&|s| s < 0), count(&|s| s == 0))
+    }
+}
+
+/// Progress after each game, for a live display.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    /// Games finished.
+    pub done: usize,
+    /// Games scheduled.
+    pub total: usize,
+    /// The first engine's tally so far.
+    pub tally: Tally,
+    /// The SPRT's log-likelihood ratio so far.
+    pub llr: Option<f64>,
+}
+
+/// An engine ready to make players (one per worker): its spec, its limit, and for Iago the
+/// loaded evaluation and book.
+struct EngineSetup {
+    spec: EngineSpec,
+    limit: Limit,
+    evaluator: Option<Arc<dyn Evaluator>>,
+    book: Option<Book>,
+}
+
+impl EngineSetup {
+    fn prepare(spec: &EngineSpec, default: &Limit) -> Result<EngineSetup, String> {
+        let limit = spec.effective_limit(default);
+        let name = &spec.name;
+        let no_limit = || {
+            format!(
+                "engine {name} has no limit: give --depth, --move-time or --tc, or depth=, time= or tc= in its spec"
+            )
+        };
+        let mut setup = EngineSetup {
+            spec: spec.clone(),
+            limit,
+            evaluator: None,
+            book: None,
+        };
+        match &spec.kind {
+            EngineKind::Iago(options) => {
+                if limit.is_empty() {
+                    return Err(no_limit());
+                }
+                let evaluator = match &options.eval {
+                    None => crate::eval::default_evaluator(),
+                    Some(e) => crate::eval::load_evaluator(e)
+                        .map_err(|err| format!("engine {name}: eval={e}: {err}"))?,
+                };
+                setup.evaluator = Some(evaluator);
+                setup.book = match &options.book {
+                    BookChoice::Off => None,
+                    BookChoice::Shipped => Some(
+                        Book::shipped()
+                            .map_err(|e| format!("engine {name}: the built-in book: {e}"))?,
+                    ),
+                    BookChoice::File(path) => Some(
+                        Book::load(path)
+                            .map_err(|e| format!("engine {name}: book {}: {e}", path.display()))?,
+                    ),
+                };
+            }
+            EngineKind::External(external) => {
+                match external.protocol {
+                    Protocol::Nboard => {
+                        if limit.depth.is_none() && limit.clock.is_none() {
+                            if limit.move_time.is_some() {
+                                return Err(format!(
+                                    "engine {name} speaks NBoard, which has no time per move: give it depth= or a clock (tc=)"
+                                ));
+                            }
+                            return Err(no_limit());
+                        }
+                        if limit.move_time.is_some() {
+                            log::warn!(
+                                "engine {name}: NBoard has no time per move; the time per move only bounds the wait"
+                            );
+                        }
+                    }
+                    Protocol::Gtp => {
+                        if limit.depth.is_some() {
+                            log::warn!(
+                                "engine {name}: GTP has no depth command; its own command line sets the depth"
+                            );
+                        }
+                    }
+                }
+                check_startable(external, name)?;
+            }
+        }
+        Ok(setup)
+    }
+
+    fn player(&self) -> Box<dyn Player> {
+        match &self.spec.kind {
+            EngineKind::Iago(options) => Box::new(IagoPlayer::new(
+                options.clone(),
+                Arc::clone(self.evaluator.as_ref().expect("loaded in prepare")),
+                self.book.clone(),
+            )),
+            EngineKind::External(external) => match external.protocol {
+                Protocol::Nboard => Box::new(NboardPlayer::new(external.clone(), &self.spec.name)),
+                Protocol::Gtp => Box::new(GtpPlayer::new(external.clone(), &self.spec.name)),
+            },
+        }
+    }
+}
+
+/// Shared between the workers.
+struct Shared {
+    games: Vec<GameRecord>,
+    tally: Tally,
+    forfeits: [Forfeits; 2],
+    decision: Option<(SprtDecision, u32)>,
+}
+
+/// Plays a match. `on_game` sees every game as it ends (in the order they end), with the
+/// progress so far; it runs under a lock, so games are reported one at a time.
+pub fn play_match(
+    config: &MatchConfig,
+    on_game: &(dyn Fn(&GameRecord, &Progress) + Sync),
+) -> Result<MatchReport, String> {
+    if config.engines[0].name == config.engines[1].name {
+        return Err(format!(
+            "both engines are named {}: give one a name= in its spec",
+            config.engines[0].name
+        ));
+    }
+    if config.openings.is_empty() {
+        return Err("no openings".into());
+    }
+    if config.concurrency == 0 {
+        return Err("--concurrency must be at least 1".into());
+    }
+    let setups = [
+        EngineSetup::prepare(&config.engines[0], &config.limit)?,
+        EngineSetup::prepare(&config.engines[1], &config.limit)?,
+    ];
+    let total = config.rounds * 2;
+    let order = openings::schedule(config.openings.len(), config.rounds, config.random_seed);
+    let names = [setups[0].spec.name.as_str(), setups[1].spec.name.as_str()];
+    let limits = [setups[0].limit, setups[1].limit];
+    let begin = Instant::now();
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let shared = Mutex::new(Shared {
+        games: Vec::with_capacity(total),
+        tally: Tally::default(),
+        forfeits: [Forfeits::default(); 2],
+        decision: None,
+    });
+    let worker = || {
+        let mut players = [setups[0].player(), setups[1].player()];
+        while !stop.load(Ordering::Relaxed) {
+            let index = next.fetch_add(1, Ordering::Relaxed);
+            if index >= total {
+                break;
+            }
+            let round = index / 2;
+            let setup = GameSetup {
+                index,
+                round,
+                opening: &config.openings[order[round]],
+                black_engine: index % 2,
+                names,
+                limits,
+                margin: config.time_margin,
+                move_timeout: config.move_timeout,
+                game_timeout: config.game_timeout,
+            };
+            let [a, b] = &mut players;
+            let record = play_game(&setup, [a.as_mut(), b.as_mut()]);
+            let mut state = shared.lock().unwrap_or_else(|p| p.into_inner());
+            state.tally.add(record.points_for(0));
+            if let Outcome::Forfeited { loser, reason, .. } = &record.outcome {
+                let engine = if *loser == Color::Black {
+                    record.black_engine
+                } else {
+                    1 - record.black_engine
+                };
+                state.forfeits[engine].add(*reason);
+            }
+            let llr = config.sprt.map(|s| s.llr(&state.tally));
+            if state.decision.is_none()
+                && let Some(decision) = config.sprt.and_then(|s| s.decide(&state.tally))
+            {
+                state.decision = Some((decision, state.tally.games()));
+                stop.store(true, Ordering::Relaxed);
+            }
+            let progress = Progress {
+                done: state.games.len() + 1,
+                total,
+                tally: state.tally,
+                llr,
+            };
+            on_game(&record, &progress);
+            state.games.push(record);
+        }
+        for player in &mut players {
+            player.quit();
+        }
+    };
+    std::thread::scope(|scope| {
+        for _ in 0..config.concurrency.min(total.max(1)) {
+            scope.spawn(worker);
+        }
+    });
+    let mut state = shared.into_inner().unwrap_or_else(|p| p.into_inner());
+    state.games.sort_by_key(|g| g.index);
+    let sprt = config.sprt.map(|test| {
+        let (lower, upper) = test.bounds();
+        SprtState {
+            test,
+            llr: test.llr(&state.tally),
+            lower,
+            upper,
+            decision: state.decision.map(|d| d.0),
+            decided_after: state.decision.map(|d| d.1),
+        }
+    });
+    Ok(MatchReport {
+        names: [names[0].to_string(), names[1].to_string()],
+        limits,
+        scheduled: total,
+        games: state.games,
+        tally: state.tally,
+        forfeits: state.forfeits,
+        sprt,
+        seed: config.random_seed,
+        elapsed: begin.elapsed(),
+    })
+}
+
+/// The error type of [`run`]: one line for the user.
+pub type Error = Box<dyn std::error::Error + Send + Sync>;
+
+fn seconds_arg(text: &str, option: &str) -> Result<Duration, String> {
+    parse_duration(text).ok_or_else(|| format!("{option} {text}: expected seconds (or m:ss)"))
+}
+
+/// Builds the match of a command line.
+pub fn config_from_args(args: &MatchArgs) -> Result<MatchConfig, String> {
+    let [first, second] = args.engines.as_slice() else {
+        return Err(format!(
+            "a match needs exactly two --engine options, not {}",
+            args.engines.len()
+        ));
+    };
+    let mut engines = [EngineSpec::parse(first)?, EngineSpec::parse(second)?];
+    if engines[0].name == engines[1].name && !engines[1].named {
+        engines[1].name.push_str("-2");
+    }
+    let mut limit = Limit::default();
+    if let Some(d) = args.depth {
+        if !(1..=60).contains(&d) {
+            return Err(format!("--depth {d}: expected 1 to 60"));
+        }
+        limit.depth = Some(d);
+    }
+    if let Some(t) = &args.move_time {
+        let t = seconds_arg(t, "--move-time")?;
+        if t.is_zero() {
+            return Err("--move-time must be positive".into());
+        }
+        limit.move_time = Some(t);
+    }
+    if let Some(tc) = &args.tc {
+        limit.clock = Some(ClockControl::parse(tc)?);
+    }
+    if args.rounds == 0 {
+        return Err("--rounds must be at least 1".into());
+    }
+    let mut config = MatchConfig::new(engines, limit, args.rounds);
+    if let Some(path) = &args.openings {
+        config.openings = openings::load_openings(path)?;
+        config.openings_source = format!("{} ({} openings)", path.display(), config.openings.len());
+    }
+    if args.random {
+        config.random_seed = Some(args.seed.unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(1, |d| d.as_nanos() as u64)
+        }));
+    }
+    config.time_margin = seconds_arg(&args.time_margin, "--time-margin")?;
+    config.move_timeout = seconds_arg(&args.move_timeout, "--move-timeout")?;
+    if config.move_timeout.is_zero() {
+        return Err("--move-timeout must be positive".into());
+    }
+    if let Some(t) = &args.game_timeout {
+        config.game_timeout = Some(seconds_arg(t, "--game-timeout")?);
+    }
+    config.concurrency = args.concurrency;
+    if let Some(values) = &args.sprt {
+        let &[elo0, elo1, alpha, beta] = values.as_slice() else {
+            return Err("--sprt takes four numbers: elo0 elo1 alpha beta".into());
+        };
+        config.sprt = Some(Sprt::new(elo0, elo1, alpha, beta)?);
+    }
+    Ok(config)
+}
+
+/// Runs `iago match`: the live progress bar on stderr (hidden when stderr is not a terminal),
+/// the GGF file, and the summary (text or JSON) on stdout.
+pub fn run(args: MatchArgs) -> Result<(), Error> {
+    let config = config_from_args(&args)?;
+    let ggf = match &args.ggf {
+        Some(path) => Some(Mutex::new(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| format!("cannot open {}: {e}", path.display()))?,
+        )),
+        None => None,
+    };
+    let bar = indicatif::ProgressBar::new((config.rounds * 2) as u64);
+    if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} games {elapsed} {msg}")
+    {
+        bar.set_style(style);
+    }
+    let names = [
+        config.engines[0].name.clone(),
+        config.engines[1].name.clone(),
+    ];
+    bar.set_message(format!("{} vs {}", names[0], names[1]));
+    let write_error: Mutex<Option<String>> = Mutex::new(None);
+    let on_game = |record: &GameRecord, progress: &Progress| {
+        if let Outcome::Forfeited {
+            loser,
+            reason,
+            message,
+        } = &record.outcome
+        {
+            let name = &record.names[game::color_index(*loser)];
+            bar.suspend(|| {
+                log::warn!(
+                    "game {}: {name} ({loser}) {}: {message}",
+                    record.index + 1,
+                    reason.describe()
+                )
+            });
+        }
+        if let Some(file) = &ggf {
+            let mut file = file.lock().unwrap_or_else(|p| p.into_inner());
+            if let Err(e) = writeln!(file, "{}", record.to_ggf()).and_then(|_| file.flush()) {
+                let mut error = write_error.lock().unwrap_or_else(|p| p.into_inner());
+                error.get_or_insert_with(|| format!("cannot write the GGF file: {e}"));
+            }
+        }
+        let t = progress.tally;
+        let mut message = format!(
+            "{} {:+} ={} -{} ",
+            names[0], t.wins as i64, t.draws, t.losses
+        );
+        if let Some(s) = t.score() {
+            message.push_str(&format!("{:.1}%", 100.0 * s));
+        }
+        if let Some(e) = t.elo() {
+            message.push_str(&format!(" Elo {}", stats::signed(e.elo)));
+        }
+        if let Some(llr) = progress.llr {
+            message.push_str(&format!(" LLR {llr:.2}"));
+        }
+        bar.set_message(message);
+        bar.set_position(progress.done as u64);
+    };
+    let report = play_match(&config, &on_game)?;
+    bar.finish_and_clear();
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&summary(&report))?)?;
+    } else {
+        write!(out, "{}", summary_text(&report, &config))?;
+    }
+    out.flush()?;
+    if let Some(e) = write_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        return Err(e.into());
+    }
+    Ok(())
+}
+
+/// The JSON summary of a match.
+#[derive(Serialize, Debug)]
+pub struct Summary {
+    /// The two engines; results are from the first one's view.
+    pub engines: [String; 2],
+    /// Their limits, as text.
+    pub limits: [String; 2],
+    /// Games played.
+    pub games: u32,
+    /// Games scheduled.
+    pub scheduled: usize,
+    /// First engine's wins.
+    pub wins: u32,
+    /// Draws.
+    pub draws: u32,
+    /// First engine's losses.
+    pub losses: u32,
+    /// Mean points per game (0 to 1).
+    pub score: Option<f64>,
+    /// Elo difference (`null` when infinite or no games).
+    pub elo: Option<f64>,
+    /// Lower end of the 95% interval.
+    pub elo_low: Option<f64>,
+    /// Upper end of the 95% interval.
+    pub elo_high: Option<f64>,
+    /// First engine's mean disc difference over games played to the end.
+    pub average_disc_difference: Option<f64>,
+    /// Forfeits of each engine.
+    pub forfeits: [Forfeits; 2],
+    /// The SPRT.
+    pub sprt: Option<SprtState>,
+    /// The opening seed, when the order was random.
+    pub seed: Option<u64>,
+    /// Seconds the match took.
+    pub seconds: f64,
+    /// Every game.
+    pub results: Vec<GameSummary>,
+}
+
+/// One game in the JSON summary.
+#[derive(Serialize, Debug)]
+pub struct GameSummary {
+    /// 1-based game number.
+    pub game: usize,
+    /// The opening transcript.
+    pub opening: String,
+    /// Black's name.
+    pub black: String,
+    /// White's name.
+    pub white: String,
+    /// The GGF result (`+12`, `-64:t`).
+    pub result: String,
+    /// Black's disc difference (forfeits ±64).
+    pub score_for_black: i32,
+    /// `normal`, or the forfeit (`time`, `crash`, `protocol`, `illegal`, `resign`).
+    pub termination: String,
+    /// What went wrong, for a forfeit.
+    pub message: Option<String>,
+}
+
+fn finite(x: f64) -> Option<f64> {
+    x.is_finite().then_some(x)
+}
+
+/// The summary of a report, for JSON.
+pub fn summary(report: &MatchReport) -> Summary {
+    let elo = report.elo();
+    Summary {
+        engines: report.names.clone(),
+        limits: report.limits.map(|l| l.to_string()),
+        games: report.tally.games(),
+        scheduled: report.scheduled,
+        wins: report.tally.wins,
+        draws: report.tally.draws,
+        losses: report.tally.losses,
+        score: report.tally.score(),
+        elo: elo.and_then(|e| finite(e.elo)),
+        elo_low: elo.and_then(|e| finite(e.low)),
+        elo_high: elo.and_then(|e| finite(e.high)),
+        average_disc_difference: report.average_discs(),
+        forfeits: report.forfeits,
+        sprt: report.sprt,
+        seed: report.seed,
+        seconds: report.elapsed.as_secs_f64(),
+        results: report
+            .games
+            .iter()
+            .map(|g| {
+                let (termination, message) = match &g.outcome {
+                    Outcome::Finished { .. } => ("normal".to_string(), None),
+                    Outcome::Forfeited {
+                        reason, message, ..
+                    } => (
+                        serde_json::to_value(reason)
+                            .ok()
+                            .and_then(|v| v.as_str().map(str::to_string))
+                            .unwrap_or_default(),
+                        Some(message.clone()),
+                    ),
+                };
+                GameSummary {
+                    game: g.index + 1,
+                    opening: g.opening.transcript.clone(),
+                    black: g.names[0].clone(),
+                    white: g.names[1].clone(),
+                    result: g.result_text(),
+                    score_for_black: g.score_for_black(),
+                    termination,
+                    message,
+                }
+            })
+            .collect(),
+    }
+}
+
+/// The summary as text.
+pub fn summary_text(report: &MatchReport, config: &MatchConfig) -> String {
+    let [a, b] = &report.names;
+    let t = report.tally;
+    let mut s = String::new();
+    let order = match report.seed {
+        Some(seed) => format!("random order, seed {seed}"),
+        None => "in order".into(),
+    };
+    s.push_str(&format!(
+        "{a} ({}) vs {b} ({}): {} of {} games, openings from {}, {order}, {:.1} s\n",
+        report.limits[0],
+        report.limits[1],
+        t.games(),
+        report.scheduled,
+        config.openings_source,
+        report.elapsed.as_secs_f64()
+    ));
+    let count = |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    s.push_str(&format!(
+        "Score of {a}: {}, {}, {}",
+        count(t.wins, "win", "wins"),
+        count(t.draws, "draw", "draws"),
+        count(t.losses, "loss", "losses")
+    ));
+    if let Some(score) = t.score() {
+        s.push_str(&format!(" ({:.1}%)", 100.0 * score));
+    }
+    s.push('\n');
+    if let Some(elo) = report.elo() {
+        s.push_str(&format!("Elo difference: {elo}\n"));
+    }
+    if let Some(avg) = report.average_discs() {
+        let finished = report
+            .games
+            .iter()
+            .filter(|g| g.discs_for(0).is_some())
+            .count();
+        s.push_str(&format!(
+            "Average disc difference: {avg:+.2} ({a}'s view, {finished} games played to the end)\n"
+        ));
+    }
+    let (black, white, draws) = report.by_color();
+    s.push_str(&format!(
+        "Black won {black}, White won {white}, {draws} drawn\n"
+    ));
+    let f = &report.forfeits;
+    s.push_str(&format!(
+        "Losses on time: {a} {}, {b} {}\n",
+        f[0].time, f[1].time
+    ));
+    s.push_str(&format!(
+        "Crashes: {a} {}, {b} {}; protocol errors: {a} {}, {b} {}; illegal moves: {a} {}, {b} {}\n",
+        f[0].crash, f[1].crash, f[0].protocol, f[1].protocol, f[0].illegal, f[1].illegal
+    ));
+    if f[0].resign + f[1].resign > 0 {
+        s.push_str(&format!(
+            "Resignations: {a} {}, {b} {}\n",
+            f[0].resign, f[1].resign
+        ));
+    }
+    if let Some(sprt) = &report.sprt {
+        let verdict = match (sprt.decision, sprt.decided_after) {
+            (Some(SprtDecision::H1), Some(n)) => format!("H1 accepted after {n} games"),
+            (Some(SprtDecision::H0), Some(n)) => format!("H0 accepted after {n} games"),
+            _ => "no decision".into(),
+        };
+        s.push_str(&format!(
+            "SPRT elo0 {} elo1 {} alpha {} beta {}: LLR {:.2} in ({:.2}, {:.2}), {verdict}\n",
+            sprt.test.elo0,
+            sprt.test.elo1,
+            sprt.test.alpha,
+            sprt.test.beta,
+            sprt.llr,
+            sprt.lower,
+            sprt.upper
+        ));
+    }
+    let forfeited: Vec<&GameRecord> = report
+        .games
+        .iter()
+        .filter(|g| matches!(g.outcome, Outcome::Forfeited { .. }))
+        .collect();
+    if !forfeited.is_empty() {
+        s.push_str("Forfeits:\n");
+        for g in forfeited.iter().take(20) {
+            if let Outcome::Forfeited {
+                loser,
+                reason,
+                message,
+            } = &g.outcome
+            {
+                s.push_str(&format!(
+                    "  game {}: {} ({loser}) {}: {message}\n",
+                    g.index + 1,
+                    g.names[game::color_index(*loser)],
+                    reason.describe()
+                ));
+            }
+        }
+        if forfeited.len() > 20 {
+            s.push_str(&format!("  … and {} more\n", forfeited.len() - 20));
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(text: &str) -> EngineSpec {
+        EngineSpec::parse(text).unwrap()
+    }
+
+    #[test]
+    fn in_process_match_plays_every_game_legally() {
+        let mut config = MatchConfig::new(
+            [spec("iago,depth=2"), spec("iago,depth=1")],
+            Limit::default(),
+            2,
+        );
+        config.openings = openings::parse_openings("f5d6c3d3c4f4\nf5f6e6f4", "t").unwrap();
+        config.concurrency = 2;
+        let seen = Mutex::new(0);
+        let report = play_match(&config, &|_, p| {
+            *seen.lock().unwrap() += 1;
+            assert!(p.done <= p.total);
+        })
+        .unwrap();
+        assert_eq!(*seen.lock().unwrap(), 4);
+        assert_eq!(report.games.len(), 4);
+        assert_eq!(report.tally.games(), 4);
+        for (i, g) in report.games.iter().enumerate() {
+            assert_eq!(g.index, i);
+            assert!(
+                matches!(g.outcome, Outcome::Finished { .. }),
+                "{:?}",
+                g.outcome
+            );
+            let ggf = crate::protocol::ggf::GgfGame::parse(&g.to_ggf().to_string()).unwrap();
+            let game = ggf.game().unwrap();
+            assert!(game.is_over());
+            assert_eq!(game.position().final_score_for_black(), g.score_for_black());
+            // Colours alternate within a round; the opening is the round's.
+            assert_eq!(g.black_engine, i % 2);
+            assert!(game.transcript(false).starts_with(&g.opening.transcript));
+        }
+        assert_eq!(report.games[0].opening, report.games[1].opening);
+        let text = summary_text(&report, &config);
+        assert!(text.contains("Score of Iago-d2"), "{text}");
+        let json = serde_json::to_value(summary(&report)).unwrap();
+        assert_eq!(json["games"], 4);
+        assert_eq!(json["results"].as_array().unwrap().len(), 4);
+    }
+
+    #[test]
+    fn sprt_stops_early() {
+        // Two identical deterministic engines win one game of each pair (the same game with the
+        // roles swapped): a score of 50% is far below the H0 score of a 200-Elo edge.
+        let mut config = MatchConfig::new(
+            [spec("name=A,iago,depth=1"), spec("name=B,iago,depth=1")],
+            Limit::default(),
+            50,
+        );
+        config.openings =
+            openings::parse_openings("f5d6c3d3c4f4\nf5f6e6f4\nf5d6c5f4e3", "t").unwrap();
+        config.sprt = Some(Sprt::new(200.0, 400.0, 0.3, 0.3).unwrap());
+        let report = play_match(&config, &|_, _| {}).unwrap();
+        let sprt = report.sprt.unwrap();
+        assert_eq!(sprt.decision, Some(SprtDecision::H0), "{sprt:?}");
+        assert_eq!(sprt.decided_after, Some(report.games.len() as u32));
+        assert!(report.games.len() < 20, "{}", report.games.len());
+        assert!(sprt.llr <= sprt.lower);
+    }
+
+    #[test]
+    fn configuration_errors() {
+        let args = |engines: &[&str]| MatchArgs {
+            engines: engines.iter().map(|s| s.to_string()).collect(),
+            openings: None,
+            rounds: 1,
+            random: false,
+            seed: None,
+            depth: None,
+            move_time: None,
+            tc: None,
+            time_margin: "0.2".into(),
+            move_timeout: "60".into(),
+            game_timeout: None,
+            concurrency: 1,
+            sprt: None,
+            ggf: None,
+            json: false,
+        };
+        assert!(
+            config_from_args(&args(&["iago"]))
+                .unwrap_err()
+                .contains("two --engine")
+        );
+        assert!(
+            config_from_args(&args(&["iago", "bogus"]))
+                .unwrap_err()
+                .contains("bad engine spec")
+        );
+        // Two unnamed Iagos get different names; two with the same name= are refused later.
+        let c = config_from_args(&args(&["iago", "iago"])).unwrap();
+        assert_eq!(
+            (c.engines[0].name.as_str(), c.engines[1].name.as_str()),
+            ("Iago", "Iago-2")
+        );
+        let c = config_from_args(&args(&["name=X,iago", "name=X,iago,depth=2"])).unwrap();
+        assert!(
+            play_match(&c, &|_, _| {})
+                .unwrap_err()
+                .contains("both engines are named X")
+        );
+        // No limit at all.
+        let e = play_match(
+            &config_from_args(&args(&["iago", "iago"])).unwrap(),
+            &|_, _| {},
+        )
+        .unwrap_err();
+        assert!(e.contains("has no limit"), "{e}");
+        let mut a = args(&["iago", "iago"]);
+        a.tc = Some("1:00+x".into());
+        assert!(config_from_args(&a).unwrap_err().contains("bad clock"));
+        let mut a = args(&["iago", "iago"]);
+        a.sprt = Some(vec![5.0, 0.0, 0.05, 0.05]);
+        assert!(config_from_args(&a).unwrap_err().contains("--sprt"));
+        let mut a = args(&["iago", "iago"]);
+        a.openings = Some("/no/such/file".into());
+        assert!(
+            config_from_args(&a)
+                .unwrap_err()
+                .contains("cannot read openings")
+        );
+        let missing =
+            config_from_args(&args(&["iago,depth=1", "cmd=/no/such/engine,depth=1"])).unwrap();
+        let e = play_match(&missing, &|_, _| {}).unwrap_err();
+        assert!(
+            e.starts_with("engine engine: cannot start '/no/such/engine'"),
+            "{e}"
+        );
+        let nboard_time = config_from_args(&args(&["iago,depth=1", "cmd=true,time=1"])).unwrap();
+        let e = play_match(&nboard_time, &|_, _| {}).unwrap_err();
+        assert!(e.contains("no time per move"), "{e}");
+    }
+}

@@ -1,0 +1,156 @@
+//! Openings: a file of transcripts from the standard start (one a line, as in the XOT lists),
+//! and the order in which a match plays them.
+
+use crate::board::{Game, Position, Rules};
+
+/// One opening: its transcript and the game it leads to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    /// The 1-based line of the file it came from (0 for the standard start).
+    pub line: usize,
+    /// The moves, as a compact transcript (`f5d6c3d3…`).
+    pub transcript: String,
+    /// The game after the opening moves.
+    pub game: Game,
+}
+
+impl Opening {
+    /// The standard start, no moves.
+    pub fn start() -> Opening {
+        Opening {
+            line: 0,
+            transcript: String::new(),
+            game: Game::new(Rules::OTHELLO),
+        }
+    }
+}
+
+/// Reads openings from `text`: one transcript a line (`f5d6c3`, `F5 D6 C3`, `1. f5 d6 2. c3`,
+/// passes optional); blank lines and lines starting with `#`, `%` or `;` are skipped. An
+/// unreadable or illegal line, an opening that ends the game, or a text without openings is an
+/// error that names `source` and the line.
+pub fn parse_openings(text: &str, source: &str) -> Result<Vec<Opening>, String> {
+    let mut openings = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with(['#', '%', ';']) {
+            continue;
+        }
+        let game = Game::from_transcript(Rules::OTHELLO, Position::start(), line)
+            .map_err(|e| format!("{source} line {}: {e}", i + 1))?;
+        if game.is_over() {
+            return Err(format!(
+                "{source} line {}: the game is over after this opening",
+                i + 1
+            ));
+        }
+        openings.push(Opening {
+            line: i + 1,
+            transcript: game.transcript(false),
+            game,
+        });
+    }
+    if openings.is_empty() {
+        return Err(format!("{source}: no openings (one transcript a line)"));
+    }
+    Ok(openings)
+}
+
+/// Reads an openings file (see [`parse_openings`]).
+pub fn load_openings(path: &std::path::Path) -> Result<Vec<Opening>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read openings {}: {e}", path.display()))?;
+    parse_openings(&text, &path.display().to_string())
+}
+
+/// The opening of each round: in file order (wrapping around), or shuffled with `seed` (each
+/// opening once before any repeats).
+pub fn schedule(count: usize, rounds: usize, random: Option<u64>) -> Vec<usize> {
+    if count == 0 {
+        return Vec::new();
+    }
+    let Some(seed) = random else {
+        return (0..rounds).map(|r| r % count).collect();
+    };
+    let mut rng = SplitMix64(seed);
+    let mut order = Vec::with_capacity(rounds);
+    let mut deck: Vec<usize> = Vec::new();
+    while order.len() < rounds {
+        if deck.is_empty() {
+            deck = (0..count).collect();
+            // Fisher-Yates; the deck is dealt from the back.
+            for i in (1..deck.len()).rev() {
+                let j = (rng.next() % (i as u64 + 1)) as usize;
+                deck.swap(i, j);
+            }
+        }
+        order.push(deck.pop().expect("a full deck"));
+    }
+    order
+}
+
+/// A small seeded generator (SplitMix64), enough to shuffle openings reproducibly.
+struct SplitMix64(u64);
+
+impl SplitMix64 {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_transcripts_and_skips_comments() {
+        let text = "# XOT sample\nf5d6c4d3c2b3b4b5\n\n  F5 F6 D3 C5 D6 C7 B5 E3  \n% another comment\n1. f5 f4 2. e3\n";
+        let openings = parse_openings(text, "test").unwrap();
+        assert_eq!(openings.len(), 3);
+        assert_eq!(openings[0].line, 2);
+        assert_eq!(openings[1].transcript, "f5f6d3c5d6c7b5e3");
+        assert_eq!(openings[1].game.moves().len(), 8);
+        assert_eq!(openings[2].transcript, "f5f4e3");
+    }
+
+    #[test]
+    fn bad_files_are_one_line_errors() {
+        let e = parse_openings("f5d6\nf5 d6 a1\n", "x.txt").unwrap_err();
+        assert_eq!(
+            e,
+            "x.txt line 2: move 3 (a1) by Black is illegal: a1 flips no disc"
+        );
+        let e = parse_openings("f5d6\nhello\n", "x.txt").unwrap_err();
+        assert!(e.starts_with("x.txt line 2: column"), "{e}");
+        assert!(
+            parse_openings("\n# nothing\n", "x.txt")
+                .unwrap_err()
+                .contains("no openings")
+        );
+        // A game that is over after the opening (the shortest game, 9 moves).
+        let e = parse_openings("e6f4e3f6g5d6e7f5c5", "x.txt").unwrap_err();
+        assert!(e.contains("over"), "{e}");
+        let e = load_openings(std::path::Path::new("/no/such/openings.txt")).unwrap_err();
+        assert!(
+            e.starts_with("cannot read openings /no/such/openings.txt"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn sequential_and_random_orders() {
+        assert_eq!(schedule(3, 7, None), [0, 1, 2, 0, 1, 2, 0]);
+        let a = schedule(5, 10, Some(42));
+        assert_eq!(a, schedule(5, 10, Some(42)), "seeded: reproducible");
+        assert_ne!(a, schedule(5, 10, Some(43)));
+        // Every opening once before any repeats.
+        let mut first: Vec<usize> = a[..5].to_vec();
+        first.sort_unstable();
+        assert_eq!(first, [0, 1, 2, 3, 4]);
+        assert!(schedule(0, 4, None).is_empty());
+    }
+}

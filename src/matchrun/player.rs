@@ -1,0 +1,157 @@
+//! The players of a game: the seam between the referee and an engine, and Iago in-process.
+
+use std::sync::Arc;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use super::game::Forfeit;
+use super::spec::{IagoOptions, Limit};
+use crate::board::{Game, Move};
+use crate::book::Book;
+use crate::engine::{Engine, EngineOptions};
+use crate::eval::Evaluator;
+use crate::protocol::ggf::GgfGame;
+use crate::search::{Clock, Limits};
+
+/// What the referee asks for one move.
+pub(crate) struct MoveRequest<'a> {
+    /// The game so far (the side to move has a legal move).
+    pub game: &'a Game,
+    /// The game so far as GGF, with players, clocks, and the evaluations and times of the moves.
+    pub ggf: &'a GgfGame,
+    /// The mover's limit.
+    pub limit: &'a Limit,
+    /// The mover's clock, when it plays with one.
+    pub remaining: Option<Duration>,
+    /// When the referee stops waiting.
+    pub deadline: Option<Instant>,
+}
+
+/// A move and its evaluation (discs, mover's view), if the engine gave one.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Reply {
+    pub mv: Move,
+    pub eval: Option<f64>,
+}
+
+/// Why a player gave no move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Failure {
+    /// No answer before the deadline.
+    Timeout,
+    /// The process died, could not start, or closed its pipes.
+    Crash(String),
+    /// An answer that breaks the protocol.
+    Protocol(String),
+    /// The engine resigned.
+    Resign,
+}
+
+impl Failure {
+    /// The forfeit it causes and its message; `time` explains a timeout.
+    pub fn describe(&self, time: Option<&str>) -> (Forfeit, String) {
+        match self {
+            Failure::Timeout => (
+                Forfeit::Time,
+                time.unwrap_or("no reply in time").to_string(),
+            ),
+            Failure::Crash(m) => (Forfeit::Crash, m.clone()),
+            Failure::Protocol(m) => (Forfeit::Protocol, m.clone()),
+            Failure::Resign => (Forfeit::Resign, "resign".into()),
+        }
+    }
+}
+
+/// A player: Iago in-process, or an external engine.
+pub(crate) trait Player: Send {
+    /// Gets ready for a game that starts as `game` (a process that died is started again).
+    fn start_game(&mut self, game: &Game, limit: &Limit) -> Result<(), Failure>;
+    /// Chooses a move.
+    fn play(&mut self, request: &MoveRequest<'_>) -> Result<Reply, Failure>;
+    /// Ends the session (external engines get `quit`).
+    fn quit(&mut self) {}
+}
+
+/// Iago in the match process: one engine per player, with its own hash table and threads.
+pub(crate) struct IagoPlayer {
+    options: IagoOptions,
+    evaluator: Arc<dyn Evaluator>,
+    book: Option<Book>,
+    engine: Option<Engine>,
+}
+
+impl IagoPlayer {
+    /// A player with these options; the engine is built at the first game.
+    pub fn new(options: IagoOptions, evaluator: Arc<dyn Evaluator>, book: Option<Book>) -> Self {
+        IagoPlayer {
+            options,
+            evaluator,
+            book,
+            engine: None,
+        }
+    }
+
+    fn engine(&mut self) -> Result<&mut Engine, Failure> {
+        if self.engine.is_none() {
+            let mut engine = Engine::new(EngineOptions {
+                threads: self.options.threads,
+                hash_mb: self.options.hash_mb,
+                ..EngineOptions::default()
+            })
+            .map_err(|e| Failure::Crash(e.to_string()))?;
+            engine.set_evaluator(Arc::clone(&self.evaluator));
+            engine.set_book(self.book.clone());
+            self.engine = Some(engine);
+        }
+        Ok(self.engine.as_mut().expect("built above"))
+    }
+}
+
+impl Player for IagoPlayer {
+    fn start_game(&mut self, _game: &Game, _limit: &Limit) -> Result<(), Failure> {
+        self.engine()?.clear_hash();
+        Ok(())
+    }
+
+    fn play(&mut self, request: &MoveRequest<'_>) -> Result<Reply, Failure> {
+        let limit = request.limit;
+        let limits = Limits {
+            depth: limit.depth,
+            move_time: limit.move_time,
+            clock: request.remaining.map(|remaining| Clock {
+                remaining: remaining.max(Duration::from_millis(1)),
+                increment: limit.clock.map_or(Duration::ZERO, |c| c.increment),
+                moves_to_go: None,
+            }),
+        };
+        let deadline = request.deadline;
+        let engine = self.engine()?;
+        engine.set_game(request.game.clone());
+        let stop = engine.stop_handle();
+        // A watchdog stops a search that runs past the deadline.
+        let (done, finished) = mpsc::channel::<()>();
+        let watchdog = deadline.map(|deadline| {
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                let wait = deadline.saturating_duration_since(Instant::now());
+                if finished.recv_timeout(wait) == Err(mpsc::RecvTimeoutError::Timeout) {
+                    stop.stop();
+                }
+            })
+        });
+        let result = engine.go(&limits, &mut |_| {});
+        drop(done);
+        if let Some(watchdog) = watchdog {
+            let _ = watchdog.join();
+        }
+        if stop.is_stopped() {
+            // The stop request would outlive this search: start the next move with a new engine.
+            self.engine = None;
+            return Err(Failure::Timeout);
+        }
+        Ok(Reply {
+            mv: result.best_move,
+            eval: Some(f64::from(result.score)),
+        })
+    }
+}

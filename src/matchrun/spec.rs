@@ -1,0 +1,524 @@
+//! Engine specifications (`name=Iago4,iago,depth=4`, `name=NTest,cmd=./ntest x,dir=/opt/ntest,
+//! depth=4`) and time limits (`depth=N`, `time=SECS`, `tc=BASE+INC`).
+
+use std::fmt;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::protocol::Protocol;
+
+/// What an engine may spend on a move: a depth, a time per move, a game clock, or a mix (the
+/// search stops at the first limit reached).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limit {
+    /// Midgame search depth in plies.
+    pub depth: Option<u32>,
+    /// Time for every move.
+    pub move_time: Option<Duration>,
+    /// A game clock.
+    pub clock: Option<ClockControl>,
+}
+
+impl Limit {
+    /// Whether no limit is set.
+    pub fn is_empty(&self) -> bool {
+        self.depth.is_none() && self.move_time.is_none() && self.clock.is_none()
+    }
+}
+
+impl fmt::Display for Limit {
+    /// `depth 4`, `0.5 s/move`, `clock 60+0.5`, joined by `, `; `own settings` when empty (an
+    /// external engine then plays as its command line says).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut parts = Vec::new();
+        if let Some(d) = self.depth {
+            parts.push(format!("depth {d}"));
+        }
+        if let Some(t) = self.move_time {
+            parts.push(format!("{} s/move", seconds_text(t)));
+        }
+        if let Some(c) = self.clock {
+            parts.push(format!("clock {c}"));
+        }
+        if parts.is_empty() {
+            f.write_str("own settings")
+        } else {
+            f.write_str(&parts.join(", "))
+        }
+    }
+}
+
+/// A game clock: the time at the start and the time added after each move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClockControl {
+    /// Time at the start of the game.
+    pub base: Duration,
+    /// Time added after each move.
+    pub increment: Duration,
+}
+
+impl ClockControl {
+    /// Parses `BASE[+INC]`: seconds (`60`, `0.5`) or minutes and seconds (`5:00`), e.g.
+    /// `60+0.5`, `5:00+2`, `300`.
+    pub fn parse(text: &str) -> Result<ClockControl, String> {
+        let bad = |why: &str| {
+            format!("bad clock '{text}': {why} (expected BASE[+INC], e.g. 60+0.5 or 5:00+2)")
+        };
+        let (base, increment) = match text.split_once('+') {
+            Some((b, i)) => (b, Some(i)),
+            None => (text, None),
+        };
+        let base = parse_duration(base).ok_or_else(|| bad("the base is not a time"))?;
+        if base.is_zero() {
+            return Err(bad("the base must be positive"));
+        }
+        let increment = match increment {
+            Some(i) => parse_duration(i).ok_or_else(|| bad("the increment is not a time"))?,
+            None => Duration::ZERO,
+        };
+        Ok(ClockControl { base, increment })
+    }
+
+    /// The GGF form `TI[…]`: `5:00`, `1:00/0.5/0:00` (base / increment / grace).
+    pub fn ggf_text(&self) -> String {
+        let mut text = clock_text(self.base);
+        if !self.increment.is_zero() {
+            text.push('/');
+            text.push_str(&clock_text(self.increment));
+            text.push_str("/0:00");
+        }
+        text
+    }
+}
+
+impl fmt::Display for ClockControl {
+    /// `60+0.5` (seconds).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", seconds_text(self.base))?;
+        if !self.increment.is_zero() {
+            write!(f, "+{}", seconds_text(self.increment))?;
+        }
+        Ok(())
+    }
+}
+
+/// Seconds without needless decimals: `60`, `0.5`, `0.125`.
+pub fn seconds_text(d: Duration) -> String {
+    let text = format!("{:.3}", d.as_secs_f64());
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// `m:ss` (or `h:mm:ss`), with a fraction of a second when there is one: `5:00`, `0:00.5`.
+pub fn clock_text(d: Duration) -> String {
+    let whole = d.as_secs();
+    let fraction = seconds_text(Duration::from_nanos(u64::from(d.subsec_nanos())));
+    let fraction = fraction.trim_start_matches('0');
+    let seconds = format!("{:02}{fraction}", whole % 60);
+    if whole >= 3600 {
+        format!("{}:{:02}:{seconds}", whole / 3600, whole / 60 % 60)
+    } else {
+        format!("{}:{seconds}", whole / 60)
+    }
+}
+
+/// Seconds (`1.5`) or `[h:]m:s` (`5:00`); non-negative and finite.
+pub fn parse_duration(text: &str) -> Option<Duration> {
+    let text = text.trim();
+    if text.is_empty() {
+        return None;
+    }
+    let mut seconds = 0.0;
+    for field in text.split(':') {
+        let value: f64 = field.trim().parse().ok()?;
+        if !value.is_finite() || value < 0.0 {
+            return None;
+        }
+        seconds = seconds * 60.0 + value;
+    }
+    (seconds < 1e9).then(|| Duration::from_secs_f64(seconds))
+}
+
+/// Where a book for the in-process engine comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BookChoice {
+    /// No book (the default in matches).
+    Off,
+    /// The book compiled into the binary.
+    Shipped,
+    /// A book file.
+    File(PathBuf),
+}
+
+/// Settings of Iago running in the match process.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IagoOptions {
+    /// Search threads (default 1).
+    pub threads: usize,
+    /// Hash table size in MiB (default 16).
+    pub hash_mb: usize,
+    /// The evaluation: `hand`, `pattern` or a weight file (default: the embedded one).
+    pub eval: Option<String>,
+    /// The opening book.
+    pub book: BookChoice,
+}
+
+impl Default for IagoOptions {
+    fn default() -> Self {
+        IagoOptions {
+            threads: 1,
+            hash_mb: 16,
+            eval: None,
+            book: BookChoice::Off,
+        }
+    }
+}
+
+/// An engine run as a child process.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExternalOptions {
+    /// The command line as given.
+    pub command: String,
+    /// The program (resolved against `dir` when it is a relative path with a `/`).
+    pub program: PathBuf,
+    /// Its arguments (the command split on whitespace, as NBoard does).
+    pub args: Vec<String>,
+    /// The working directory.
+    pub dir: Option<PathBuf>,
+    /// The protocol it speaks.
+    pub protocol: Protocol,
+}
+
+/// In-process Iago or an external program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineKind {
+    /// Iago in the match process.
+    Iago(IagoOptions),
+    /// A child process speaking NBoard or GTP.
+    External(ExternalOptions),
+}
+
+/// One engine of a match.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineSpec {
+    /// The name in reports and in the GGF (`PB`/`PW`).
+    pub name: String,
+    /// Whether `name` was given (otherwise it was made up from the kind and limit).
+    pub named: bool,
+    /// What runs.
+    pub kind: EngineKind,
+    /// The engine's own limit; when empty, the match's limit applies.
+    pub limit: Limit,
+}
+
+const KEYS: &str =
+    "name, iago, cmd, dir, proto, depth, time, tc, threads, hash, eval, book, nobook";
+
+impl EngineSpec {
+    /// Parses a spec: items separated by commas (`\,` for a comma inside a value), each `key=value`
+    /// or a bare word. See the module documentation of [`crate::matchrun`] for the keys.
+    pub fn parse(text: &str) -> Result<EngineSpec, String> {
+        let err = |why: String| format!("bad engine spec '{text}': {why}");
+        let mut name = None;
+        let mut iago = false;
+        let mut command = None;
+        let mut dir = None;
+        let mut protocol = None;
+        let mut limit = Limit::default();
+        let mut options = IagoOptions::default();
+        let mut iago_only = Vec::new();
+        for item in split_items(text) {
+            let item = item.trim();
+            if item.is_empty() {
+                continue;
+            }
+            let (key, value) = match item.split_once('=') {
+                Some((k, v)) => (k.trim().to_ascii_lowercase(), Some(v.trim())),
+                None => (item.to_ascii_lowercase(), None),
+            };
+            let need = |what: &str| {
+                value
+                    .filter(|v| !v.is_empty())
+                    .ok_or_else(|| err(format!("'{key}' needs a value ({what})")))
+            };
+            let number = |what: &str| -> Result<usize, String> {
+                let v = need(what)?;
+                v.parse::<usize>()
+                    .ok()
+                    .filter(|n| *n > 0)
+                    .ok_or_else(|| err(format!("{key}={v}: expected {what}")))
+            };
+            match key.as_str() {
+                "name" => {
+                    let v = need("a name")?;
+                    if v.chars().any(char::is_whitespace) {
+                        return Err(err(format!("name '{v}' must be one word")));
+                    }
+                    name = Some(v.to_string());
+                }
+                "iago" if value.is_none() => iago = true,
+                "cmd" | "command" => command = Some(need("a command line")?.to_string()),
+                "dir" => dir = Some(PathBuf::from(need("a directory")?)),
+                "proto" | "protocol" => {
+                    protocol = Some(match need("nboard or gtp")?.to_ascii_lowercase().as_str() {
+                        "nboard" => Protocol::Nboard,
+                        "gtp" => Protocol::Gtp,
+                        other => {
+                            return Err(err(format!("unknown protocol '{other}' (nboard or gtp)")));
+                        }
+                    })
+                }
+                "depth" => {
+                    let d = number("a depth from 1 to 60")?;
+                    if d > 60 {
+                        return Err(err(format!("depth={d}: at most 60")));
+                    }
+                    limit.depth = Some(d as u32);
+                }
+                "time" => {
+                    let v = need("seconds per move")?;
+                    let t = parse_duration(v)
+                        .filter(|t| !t.is_zero())
+                        .ok_or_else(|| err(format!("time={v}: expected positive seconds")))?;
+                    limit.move_time = Some(t);
+                }
+                "tc" => limit.clock = Some(ClockControl::parse(need("BASE+INC")?).map_err(err)?),
+                "threads" => {
+                    options.threads = number("a thread count")?;
+                    iago_only.push("threads");
+                }
+                "hash" => {
+                    options.hash_mb = number("MiB")?;
+                    iago_only.push("hash");
+                }
+                "eval" => {
+                    options.eval = Some(need("a weight file, hand or pattern")?.to_string());
+                    iago_only.push("eval");
+                }
+                "book" => {
+                    options.book = match value {
+                        None | Some("on" | "yes" | "true") => BookChoice::Shipped,
+                        Some("off" | "no" | "false") => BookChoice::Off,
+                        Some("") => return Err(err("'book=' needs on, off or a file".into())),
+                        Some(path) => BookChoice::File(PathBuf::from(path)),
+                    };
+                    iago_only.push("book");
+                }
+                "nobook" | "no-book" if value.is_none() => {
+                    options.book = BookChoice::Off;
+                    iago_only.push("nobook");
+                }
+                _ => {
+                    return Err(err(format!("unknown item '{item}' (keys: {KEYS})")));
+                }
+            }
+        }
+        let kind = match (iago, command) {
+            (true, Some(_)) => {
+                return Err(err(
+                    "'iago' (in-process) and 'cmd=' exclude each other".into()
+                ));
+            }
+            (false, None) => {
+                return Err(err(
+                    "say 'iago' for the built-in engine or 'cmd=…' for a program".into(),
+                ));
+            }
+            (true, None) => {
+                if dir.is_some() || protocol.is_some() {
+                    return Err(err(
+                        "'dir' and 'proto' are for external engines (cmd=…)".into()
+                    ));
+                }
+                EngineKind::Iago(options)
+            }
+            (false, Some(command)) => {
+                if let Some(key) = iago_only.first() {
+                    return Err(err(format!(
+                        "'{key}' is an option of the in-process engine (iago); give it on the command line instead"
+                    )));
+                }
+                let mut words = command.split_whitespace().map(str::to_string);
+                let program = words.next().ok_or_else(|| err("empty command".into()))?;
+                let program = PathBuf::from(program);
+                let program = match &dir {
+                    Some(d) if program.is_relative() && program.components().count() > 1 => {
+                        d.join(program)
+                    }
+                    _ => program,
+                };
+                EngineKind::External(ExternalOptions {
+                    command: command.clone(),
+                    program,
+                    args: words.collect(),
+                    dir,
+                    protocol: protocol.unwrap_or(Protocol::Nboard),
+                })
+            }
+        };
+        let named = name.is_some();
+        let name = name.unwrap_or_else(|| default_name(&kind, &limit));
+        Ok(EngineSpec {
+            name,
+            named,
+            kind,
+            limit,
+        })
+    }
+
+    /// The limit that applies: the engine's own, or the match's when it has none.
+    pub fn effective_limit(&self, default: &Limit) -> Limit {
+        if self.limit.is_empty() {
+            *default
+        } else {
+            self.limit
+        }
+    }
+}
+
+/// `Iago-d4`, `Iago-t0.5`, `ntest`: the kind and, for Iago, its own limit.
+fn default_name(kind: &EngineKind, limit: &Limit) -> String {
+    match kind {
+        EngineKind::Iago(_) => {
+            let mut name = "Iago".to_string();
+            if let Some(d) = limit.depth {
+                name.push_str(&format!("-d{d}"));
+            }
+            if let Some(t) = limit.move_time {
+                name.push_str(&format!("-t{}", seconds_text(t)));
+            }
+            if let Some(c) = limit.clock {
+                name.push_str(&format!("-tc{c}"));
+            }
+            name
+        }
+        EngineKind::External(e) => e
+            .program
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .filter(|s| !s.is_empty())
+            .unwrap_or_else(|| "engine".into()),
+    }
+}
+
+/// Splits on commas not preceded by a backslash; `\,` becomes `,` and `\\` becomes `\`.
+fn split_items(text: &str) -> Vec<String> {
+    let mut items = vec![String::new()];
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some(next @ (',' | '\\')) => items.last_mut().expect("one item").push(next),
+                Some(next) => {
+                    let last = items.last_mut().expect("one item");
+                    last.push('\\');
+                    last.push(next);
+                }
+                None => items.last_mut().expect("one item").push('\\'),
+            },
+            ',' => items.push(String::new()),
+            _ => items.last_mut().expect("one item").push(c),
+        }
+    }
+    items
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn in_process_specs() {
+        let s = EngineSpec::parse("name=Iago4,iago,depth=4").unwrap();
+        assert_eq!(s.name, "Iago4");
+        assert_eq!(s.limit.depth, Some(4));
+        assert_eq!(s.kind, EngineKind::Iago(IagoOptions::default()));
+        let s = EngineSpec::parse("iago, time=0.5, threads=2, hash=32, eval=hand, book").unwrap();
+        assert_eq!(s.name, "Iago-t0.5");
+        assert!(!s.named);
+        assert_eq!(s.limit.move_time, Some(Duration::from_millis(500)));
+        let EngineKind::Iago(o) = s.kind else {
+            panic!("in-process")
+        };
+        assert_eq!(
+            (o.threads, o.hash_mb, o.eval.as_deref(), o.book),
+            (2, 32, Some("hand"), BookChoice::Shipped)
+        );
+        let s = EngineSpec::parse("iago,tc=5:00+2,book=my.book").unwrap();
+        assert_eq!(
+            s.limit.clock,
+            Some(ClockControl {
+                base: Duration::from_secs(300),
+                increment: Duration::from_secs(2)
+            })
+        );
+        assert_eq!(s.name, "Iago-tc300+2");
+    }
+
+    #[test]
+    fn external_specs() {
+        let s = EngineSpec::parse("name=NTest,cmd=./ntest x,dir=/opt/ntest,proto=nboard,depth=4")
+            .unwrap();
+        let EngineKind::External(e) = &s.kind else {
+            panic!("external")
+        };
+        assert_eq!(e.program, PathBuf::from("/opt/ntest/./ntest"));
+        assert_eq!(e.args, ["x"]);
+        assert_eq!(e.protocol, Protocol::Nboard);
+        let s = EngineSpec::parse(r"cmd=edax -gtp -l 4 -option a\,b,proto=GTP").unwrap();
+        let EngineKind::External(e) = &s.kind else {
+            panic!("external")
+        };
+        assert_eq!(e.program, PathBuf::from("edax"));
+        assert_eq!(e.args, ["-gtp", "-l", "4", "-option", "a,b"]);
+        assert_eq!(e.protocol, Protocol::Gtp);
+        assert_eq!(s.name, "edax");
+    }
+
+    #[test]
+    fn bad_specs_are_one_line_errors() {
+        for (spec, needle) in [
+            ("", "say 'iago'"),
+            ("iago,cmd=x", "exclude each other"),
+            ("iago,depth=0", "depth=0"),
+            ("iago,depth=99", "at most 60"),
+            ("iago,depth", "needs a value"),
+            ("iago,time=-1", "time=-1"),
+            ("iago,tc=abc", "bad clock"),
+            ("iago,tc=0", "positive"),
+            ("iago,colour=red", "unknown item"),
+            ("cmd=x,threads=2", "in-process"),
+            ("cmd=x,proto=uci", "unknown protocol"),
+            ("iago,dir=/tmp", "external engines"),
+            ("cmd=  ", "needs a value"),
+            ("name=two words,iago", "one word"),
+        ] {
+            let e = EngineSpec::parse(spec).unwrap_err();
+            assert!(e.contains(needle), "{spec}: {e}");
+            assert!(!e.contains('\n'), "{e}");
+        }
+    }
+
+    #[test]
+    fn clocks_and_durations() {
+        assert_eq!(parse_duration("1:30"), Some(Duration::from_secs(90)));
+        assert_eq!(parse_duration("0.25"), Some(Duration::from_millis(250)));
+        assert_eq!(parse_duration("x"), None);
+        assert_eq!(parse_duration("inf"), None);
+        let c = ClockControl::parse("60+0.5").unwrap();
+        assert_eq!(c.to_string(), "60+0.5");
+        assert_eq!(c.ggf_text(), "1:00/0:00.5/0:00");
+        assert_eq!(ClockControl::parse("300").unwrap().ggf_text(), "5:00");
+        assert_eq!(clock_text(Duration::from_secs(3725)), "1:02:05");
+        let tc = crate::protocol::ggf::TimeControl::parse(&c.ggf_text()).unwrap();
+        assert_eq!(
+            (tc.base, tc.increment),
+            (Duration::from_secs(60), Duration::from_millis(500))
+        );
+        let limit = Limit {
+            depth: Some(4),
+            move_time: Some(Duration::from_millis(100)),
+            clock: None,
+        };
+        assert_eq!(limit.to_string(), "depth 4, 0.1 s/move");
+    }
+}
