@@ -85,11 +85,8 @@ pub(crate) fn think(
     let mut best: Option<SearchResult> = None;
     let max_depth = max_depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
     // Depth limit only: solve exactly from depth × 3/2 empties (like a level).
-    let exact_from = if plan.hard.is_none() {
-        max_depth + max_depth / 2
-    } else {
-        0
-    };
+    let solve_limit = max_depth + max_depth / 2;
+    let exact_from = if plan.hard.is_none() { solve_limit } else { 0 };
     let mut phase = if empties <= exact_from {
         Phase::Exact
     } else {
@@ -153,8 +150,18 @@ pub(crate) fn think(
             (Phase::WinLossDraw, _) => Phase::Exact,
             // With a clock: the exact solve once it fits in half the time left, a
             // win/loss/draw solve first when only that fits.
-            (_, Some(left)) if exact_seconds(empties, threads) < left / 2.0 => Phase::Exact,
-            (_, Some(left)) if wld_seconds(empties, threads) < left / 2.0 => Phase::WinLossDraw,
+            // A depth limit also bounds the solve (depth × 3/2 empties at most), so that a
+            // shallow game on a long clock stays shallow.
+            (_, Some(left))
+                if empties <= solve_limit && exact_seconds(empties, threads) < left / 2.0 =>
+            {
+                Phase::Exact
+            }
+            (_, Some(left))
+                if empties <= solve_limit && wld_seconds(empties, threads) < left / 2.0 =>
+            {
+                Phase::WinLossDraw
+            }
             (Phase::Midgame(d), _) if d >= max_depth || plan.past_soft(now) => break,
             (Phase::Midgame(d), _) => Phase::Midgame(d + 1),
         };
