@@ -492,6 +492,38 @@ mod tests {
     }
 
     #[test]
+    fn deepen_follows_the_near_best_moves_and_evaluates_what_it_adds() {
+        let mut book = small_book();
+        let before = book.len();
+        let options = build::DeepenOptions {
+            deviation: 64,
+            plies: 3,
+            max_new: 1_000,
+        };
+        let eval = build::EvalOptions {
+            depth: 2,
+            threads: 2,
+            hash_mb: 1,
+        };
+        let added = build::deepen(&mut book, &options, &eval, &|_| {});
+        assert!(added > 0);
+        assert_eq!(book.len(), before + added);
+        // With every move within the deviation, all positions up to 3 plies are in the book;
+        // none beyond.
+        for (board, node) in book.iter() {
+            assert!(60 - board.empty_count() <= 3, "{board}");
+            if 60 - board.empty_count() == 3 {
+                assert!(node.leaf.is_some() && node.level == 2, "{node:?}");
+            }
+        }
+        let after_f5: Vec<BookChoice> = book.choices(&Board::start().play(mv("f5")));
+        assert_eq!(after_f5.len(), 3);
+        assert!(after_f5.iter().all(|c| c.linked));
+        // A second pass finds nothing new within the same limits.
+        assert_eq!(build::deepen(&mut book, &options, &eval, &|_| {}), 0);
+    }
+
+    #[test]
     fn the_shipped_book_loads() {
         let start = std::time::Instant::now();
         let book = Book::shipped().unwrap();
