@@ -343,10 +343,15 @@ fn train_on_a_tiny_sample_and_play_with_the_weights() {
         })
         .collect();
     assert_eq!(stage_rows.len(), 15, "{text}");
+    // Up to 24 empties game values or the solver, beyond them the bootstrapping search.
     assert!(
-        stage_rows[0].contains("solved")
-            && stage_rows[5].contains("game")
-            && stage_rows[9].contains("bootstrap"),
+        stage_rows[..6]
+            .iter()
+            .all(|r| r.contains("game") || r.contains("solved")),
+        "{text}"
+    );
+    assert!(
+        stage_rows[6..].iter().all(|r| r.contains("bootstrap")),
         "{text}"
     );
     assert!(text.contains("exact scores at 24 empties"), "{text}");

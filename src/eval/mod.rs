@@ -31,9 +31,16 @@ pub trait Evaluator: Send + Sync {
 /// in, with a warning in the log.
 pub fn default_evaluator() -> Arc<dyn Evaluator> {
     static DEFAULT: OnceLock<Arc<dyn Evaluator>> = OnceLock::new();
+    let start = std::time::Instant::now();
     DEFAULT
         .get_or_init(|| match PatternEval::embedded() {
-            Ok(eval) => Arc::new(eval),
+            Ok(eval) => {
+                log::info!(
+                    "evaluation weights loaded in {:.1} ms",
+                    start.elapsed().as_secs_f64() * 1000.0
+                );
+                Arc::new(eval)
+            }
             Err(e) => {
                 log::warn!("embedded evaluation unusable ({e}); using the hand-written one");
                 Arc::new(HandEval)

@@ -394,9 +394,10 @@ mod tests {
     #[test]
     fn there_are_46_instances() {
         assert_eq!(instances().len(), 46);
+        assert_eq!(COUNTS, 33 + 33 + 41 + 41 + 2 + 65 + 65 + 5);
         assert_eq!(
             STAGE_SIZE,
-            19683 + 2 * 59049 + 4 * 6561 + 2187 + 729 + 243 + 81 + SCALARS
+            19683 + 2 * 59049 + 4 * 6561 + 2187 + 729 + 243 + 81 + COUNTS + SCALARS
         );
     }
 
