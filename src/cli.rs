@@ -226,6 +226,9 @@ pub enum Command {
     /// games from a list of openings, colours swapped; score, Elo ± 95% interval, optional SPRT,
     /// games as GGF.
     Match(crate::matchrun::MatchArgs),
+    /// Play a round robin between two or more engines: every pair plays --rounds rounds of two
+    /// games (colours swapped) as in `match`; standings by points, then Brightwell quotient.
+    Tournament(crate::matchrun::tournament::TournamentArgs),
     /// Opening books: build, deepen, learn, info, probe, export, import (see the README).
     #[command(subcommand)]
     Book(crate::cli_book::BookCommand),
@@ -307,6 +310,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         } => run_perft(depth, pass_free, position.as_deref(), threads),
         Command::Book(command) => crate::cli_book::run(command),
         Command::Match(args) => crate::matchrun::run(args),
+        Command::Tournament(args) => crate::matchrun::tournament::run(args),
         Command::Show { input } => run_show(&input.join(" ")),
         Command::Analyze {
             file,

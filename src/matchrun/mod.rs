@@ -64,6 +64,7 @@ pub mod openings;
 pub(crate) mod player;
 pub mod spec;
 pub mod stats;
+pub mod tournament;
 
 use std::io::Write;
 use std::path::PathBuf;
