@@ -253,3 +253,41 @@ fn plain_iago_detects_the_protocol() {
     engine.send("set depth 2");
     assert_eq!(engine.line(LONG).as_deref(), Some("set myname Iago"));
 }
+
+/// A book file that is missing or corrupt: one warning, and the engine plays without a book.
+#[test]
+fn a_missing_or_corrupt_book_only_warns() {
+    let dir = std::env::temp_dir().join(format!("iago-gtp-book-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let corrupt = dir.join("corrupt.book");
+    std::fs::write(&corrupt, b"IAGOBOOK\x01\x00\x00\x00garbage").unwrap();
+    for path in [dir.join("missing.book"), corrupt] {
+        let mut engine = Engine::start(&[
+            "gtp",
+            "--threads",
+            "1",
+            "--depth",
+            "2",
+            "--book",
+            path.to_str().unwrap(),
+        ]);
+        let reply = ok(&mut engine, "genmove b");
+        assert!(
+            Position::start()
+                .board
+                .is_legal(Move::parse(&reply).unwrap()),
+            "{reply}"
+        );
+        ok(&mut engine, "quit");
+        engine.wait_exit(Duration::from_secs(5)).expect("exits");
+        let warnings = engine.stderr_lines();
+        assert!(
+            warnings
+                .iter()
+                .any(|l| l.contains("cannot use the opening book")
+                    && l.contains("playing without a book")),
+            "{warnings:?}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
