@@ -94,13 +94,25 @@ pub struct MatchArgs {
     /// from the first engine's view.
     #[arg(long = "engine", value_name = "SPEC", required = true)]
     pub engines: Vec<String>,
+    /// Rounds of two games (one opening each).
+    #[arg(long, default_value_t = 10, value_name = "N")]
+    pub rounds: usize,
+    /// Stop when a sequential probability ratio test decides between elo0 and elo1 with error
+    /// rates alpha and beta, e.g. --sprt 0 10 0.05 0.05.
+    #[arg(long, num_args = 4, value_names = ["ELO0", "ELO1", "ALPHA", "BETA"], allow_negative_numbers = true)]
+    pub sprt: Option<Vec<f64>>,
+    /// Openings, limits, timeouts, concurrency and output.
+    #[command(flatten)]
+    pub games: GameOptions,
+}
+
+/// The options `iago match` and `iago tournament` share.
+#[derive(clap::Args, Debug, Clone)]
+pub struct GameOptions {
     /// Openings, one transcript a line (e.g. an XOT list); each is played twice, colours
     /// swapped. Without it, every game starts from the standard position.
     #[arg(long, value_name = "FILE")]
     pub openings: Option<PathBuf>,
-    /// Rounds of two games (one opening each).
-    #[arg(long, default_value_t = 10, value_name = "N")]
-    pub rounds: usize,
     /// Take openings in a random order (each once before any repeats) instead of file order.
     #[arg(long)]
     pub random: bool,
@@ -126,13 +138,9 @@ pub struct MatchArgs {
     /// Seconds a whole game may take (the side to move when it runs out loses on time).
     #[arg(long, value_name = "SECS")]
     pub game_timeout: Option<String>,
-    /// Games played at once.
+    /// Games played at once (in a tournament: within a pairing).
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub concurrency: usize,
-    /// Stop when a sequential probability ratio test decides between elo0 and elo1 with error
-    /// rates alpha and beta, e.g. --sprt 0 10 0.05 0.05.
-    #[arg(long, num_args = 4, value_names = ["ELO0", "ELO1", "ALPHA", "BETA"], allow_negative_numbers = true)]
-    pub sprt: Option<Vec<f64>>,
     /// Append every game to this file, one GGF game a line.
     #[arg(long, value_name = "FILE")]
     pub ggf: Option<PathBuf>,
@@ -527,46 +535,46 @@ pub fn config_from_args(args: &MatchArgs) -> Result<MatchConfig, String> {
         engines[1].name.push_str("-2");
     }
     let mut limit = Limit::default();
-    if let Some(d) = args.depth {
+    if let Some(d) = args.games.depth {
         if !(1..=60).contains(&d) {
             return Err(format!("--depth {d}: expected 1 to 60"));
         }
         limit.depth = Some(d);
     }
-    if let Some(t) = &args.move_time {
+    if let Some(t) = &args.games.move_time {
         let t = seconds_arg(t, "--move-time")?;
         if t.is_zero() {
             return Err("--move-time must be positive".into());
         }
         limit.move_time = Some(t);
     }
-    if let Some(tc) = &args.tc {
+    if let Some(tc) = &args.games.tc {
         limit.clock = Some(ClockControl::parse(tc)?);
     }
     if args.rounds == 0 {
         return Err("--rounds must be at least 1".into());
     }
     let mut config = MatchConfig::new(engines, limit, args.rounds);
-    if let Some(path) = &args.openings {
+    if let Some(path) = &args.games.openings {
         config.openings = openings::load_openings(path)?;
         config.openings_source = format!("{} ({} openings)", path.display(), config.openings.len());
     }
-    if args.random {
-        config.random_seed = Some(args.seed.unwrap_or_else(|| {
+    if args.games.random {
+        config.random_seed = Some(args.games.seed.unwrap_or_else(|| {
             std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(1, |d| d.as_nanos() as u64)
         }));
     }
-    config.time_margin = seconds_arg(&args.time_margin, "--time-margin")?;
-    config.move_timeout = seconds_arg(&args.move_timeout, "--move-timeout")?;
+    config.time_margin = seconds_arg(&args.games.time_margin, "--time-margin")?;
+    config.move_timeout = seconds_arg(&args.games.move_timeout, "--move-timeout")?;
     if config.move_timeout.is_zero() {
         return Err("--move-timeout must be positive".into());
     }
-    if let Some(t) = &args.game_timeout {
+    if let Some(t) = &args.games.game_timeout {
         config.game_timeout = Some(seconds_arg(t, "--game-timeout")?);
     }
-    config.concurrency = args.concurrency;
+    config.concurrency = args.games.concurrency;
     if let Some(values) = &args.sprt {
         let &[elo0, elo1, alpha, beta] = values.as_slice() else {
             return Err("--sprt takes four numbers: elo0 elo1 alpha beta".into());
@@ -580,7 +588,7 @@ pub fn config_from_args(args: &MatchArgs) -> Result<MatchConfig, String> {
 /// the GGF file, and the summary (text or JSON) on stdout.
 pub fn run(args: MatchArgs) -> Result<(), Error> {
     let config = config_from_args(&args)?;
-    let ggf = match &args.ggf {
+    let ggf = match &args.games.ggf {
         Some(path) => Some(Mutex::new(
             std::fs::OpenOptions::new()
                 .create(true)
@@ -648,7 +656,7 @@ pub fn run(args: MatchArgs) -> Result<(), Error> {
     let report = play_match(&config, &on_game)?;
     bar.finish_and_clear();
     let mut out = std::io::stdout().lock();
-    if args.json {
+    if args.games.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&summary(&report))?)?;
     } else {
         write!(out, "{}", summary_text(&report, &config))?;
@@ -955,20 +963,22 @@ mod tests {
     fn configuration_errors() {
         let args = |engines: &[&str]| MatchArgs {
             engines: engines.iter().map(|s| s.to_string()).collect(),
-            openings: None,
             rounds: 1,
-            random: false,
-            seed: None,
-            depth: None,
-            move_time: None,
-            tc: None,
-            time_margin: "0.2".into(),
-            move_timeout: "60".into(),
-            game_timeout: None,
-            concurrency: 1,
             sprt: None,
-            ggf: None,
-            json: false,
+            games: GameOptions {
+                openings: None,
+                random: false,
+                seed: None,
+                depth: None,
+                move_time: None,
+                tc: None,
+                time_margin: "0.2".into(),
+                move_timeout: "60".into(),
+                game_timeout: None,
+                concurrency: 1,
+                ggf: None,
+                json: false,
+            },
         };
         assert!(
             config_from_args(&args(&["iago"]))
@@ -1000,13 +1010,13 @@ mod tests {
         .unwrap_err();
         assert!(e.contains("has no limit"), "{e}");
         let mut a = args(&["iago", "iago"]);
-        a.tc = Some("1:00+x".into());
+        a.games.tc = Some("1:00+x".into());
         assert!(config_from_args(&a).unwrap_err().contains("bad clock"));
         let mut a = args(&["iago", "iago"]);
         a.sprt = Some(vec![5.0, 0.0, 0.05, 0.05]);
         assert!(config_from_args(&a).unwrap_err().contains("--sprt"));
         let mut a = args(&["iago", "iago"]);
-        a.openings = Some("/no/such/file".into());
+        a.games.openings = Some("/no/such/file".into());
         assert!(
             config_from_args(&a)
                 .unwrap_err()

@@ -38,7 +38,6 @@
 
 use std::collections::BTreeSet;
 use std::io::Write;
-use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -46,7 +45,9 @@ use serde::Serialize;
 
 use super::game::{GameRecord, Outcome, color_index};
 use super::spec::EngineSpec;
-use super::{Error, Forfeits, MatchArgs, MatchConfig, MatchReport, Progress, play_match};
+use super::{
+    Error, Forfeits, GameOptions, MatchArgs, MatchConfig, MatchReport, Progress, play_match,
+};
 
 /// The squares of the board.
 const SQUARES: u32 = 64;
@@ -58,46 +59,12 @@ pub struct TournamentArgs {
     /// "name=NTest,cmd=./ntest x,dir=PATH,depth=4", "cmd=PROGRAM ARGS,proto=gtp".
     #[arg(long = "engine", value_name = "SPEC", required = true)]
     pub engines: Vec<String>,
-    /// Openings, one transcript a line (e.g. an XOT list); each round of a pairing plays one
-    /// twice, colours swapped. Without it, every game starts from the standard position.
-    #[arg(long, value_name = "FILE")]
-    pub openings: Option<PathBuf>,
     /// Rounds of two games for every pair of engines.
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub rounds: usize,
-    /// Take openings in a random order (the same for every pairing).
-    #[arg(long)]
-    pub random: bool,
-    /// Seed of the random order (default: from the clock; the summary prints it).
-    #[arg(long, value_name = "S", requires = "random")]
-    pub seed: Option<u64>,
-    /// Search depth for engines whose spec sets no limit.
-    #[arg(long, value_name = "D")]
-    pub depth: Option<u32>,
-    /// Seconds per move for engines whose spec sets no limit.
-    #[arg(long, value_name = "SECS")]
-    pub move_time: Option<String>,
-    /// A game clock for engines whose spec sets no limit: BASE[+INC] in seconds or m:ss.
-    #[arg(long, value_name = "BASE[+INC]")]
-    pub tc: Option<String>,
-    /// Seconds a move may run over its allotted time before it loses on time.
-    #[arg(long, default_value = "0.2", value_name = "SECS")]
-    pub time_margin: String,
-    /// Seconds to wait for a move when neither a clock nor a time per move bounds it.
-    #[arg(long, default_value = "60", value_name = "SECS")]
-    pub move_timeout: String,
-    /// Seconds a whole game may take (the side to move when it runs out loses on time).
-    #[arg(long, value_name = "SECS")]
-    pub game_timeout: Option<String>,
-    /// Games played at once (within a pairing).
-    #[arg(long, default_value_t = 1, value_name = "N")]
-    pub concurrency: usize,
-    /// Append every game to this file, one GGF game a line.
-    #[arg(long, value_name = "FILE")]
-    pub ggf: Option<PathBuf>,
-    /// Print the standings as JSON.
-    #[arg(long)]
-    pub json: bool,
+    /// Openings, limits, timeouts, concurrency and output, as for `iago match`.
+    #[command(flatten)]
+    pub games: GameOptions,
 }
 
 /// One game for the standings: who played which colour and the final disc counts.
@@ -350,22 +317,16 @@ pub fn config_from_args(args: &TournamentArgs) -> Result<TournamentConfig, Strin
         taken.insert(e.name.clone());
     }
     // The shared settings are parsed (and checked) exactly as `iago match` does.
+    // Each pairing is a match; the tournament writes the GGF and the summary itself.
     let match_args = MatchArgs {
         engines: args.engines[..2].to_vec(),
-        openings: args.openings.clone(),
         rounds: args.rounds,
-        random: args.random,
-        seed: args.seed,
-        depth: args.depth,
-        move_time: args.move_time.clone(),
-        tc: args.tc.clone(),
-        time_margin: args.time_margin.clone(),
-        move_timeout: args.move_timeout.clone(),
-        game_timeout: args.game_timeout.clone(),
-        concurrency: args.concurrency,
         sprt: None,
-        ggf: None,
-        json: false,
+        games: GameOptions {
+            ggf: None,
+            json: false,
+            ..args.games.clone()
+        },
     };
     let base = super::config_from_args(&match_args)?;
     if base.concurrency == 0 {
@@ -663,7 +624,7 @@ pub fn summary_text(report: &TournamentReport, config: &TournamentConfig) -> Str
 /// GGF file, and the standings (text or JSON) on stdout.
 pub fn run(args: TournamentArgs) -> Result<(), Error> {
     let config = config_from_args(&args)?;
-    let ggf = match &args.ggf {
+    let ggf = match &args.games.ggf {
         Some(path) => Some(Mutex::new(
             std::fs::OpenOptions::new()
                 .create(true)
@@ -722,7 +683,7 @@ pub fn run(args: TournamentArgs) -> Result<(), Error> {
     let report = play_tournament(&config, &on_game)?;
     bar.finish_and_clear();
     let mut out = std::io::stdout().lock();
-    if args.json {
+    if args.games.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&summary(&report))?)?;
     } else {
         write!(out, "{}", summary_text(&report, &config))?;
@@ -869,19 +830,21 @@ mod tests {
     fn args(engines: &[&str]) -> TournamentArgs {
         TournamentArgs {
             engines: engines.iter().map(|s| s.to_string()).collect(),
-            openings: None,
             rounds: 1,
-            random: false,
-            seed: None,
-            depth: None,
-            move_time: None,
-            tc: None,
-            time_margin: "0.2".into(),
-            move_timeout: "60".into(),
-            game_timeout: None,
-            concurrency: 1,
-            ggf: None,
-            json: false,
+            games: GameOptions {
+                openings: None,
+                random: false,
+                seed: None,
+                depth: None,
+                move_time: None,
+                tc: None,
+                time_margin: "0.2".into(),
+                move_timeout: "60".into(),
+                game_timeout: None,
+                concurrency: 1,
+                ggf: None,
+                json: false,
+            },
         }
     }
 
@@ -911,7 +874,7 @@ mod tests {
         a.rounds = 0;
         assert!(config_from_args(&a).is_err());
         let mut a = args(&["iago", "iago"]);
-        a.concurrency = 0;
+        a.games.concurrency = 0;
         assert!(config_from_args(&a).is_err());
     }
 
