@@ -179,6 +179,18 @@ pub fn check_startable(options: &ExternalOptions, name: &str) -> Result<(), Stri
         .map_err(|e| format!("engine {name}: {e}"))
 }
 
+/// Passes `result` on; after a failure the process is dropped (killed): whatever state it is
+/// in, it does not play on, and the next game starts it again.
+fn drop_on_failure<T>(
+    process: &mut Option<Process>,
+    result: Result<T, Failure>,
+) -> Result<T, Failure> {
+    if result.is_err() {
+        *process = None;
+    }
+    result
+}
+
 /// An engine speaking NBoard v2. A game starts with `clear`; every move is asked as
 /// `set game <GGF>`, `set depth N` (when it changed), `ping N`, `go`; the reply is the first
 /// `=== move[/eval[/time]]` after `pong N`. Other lines are ignored (stderr may be merged into
@@ -277,19 +289,12 @@ impl Player for NboardPlayer {
         // `clear` (forget the hash table) is what NBoard's self-play engine layer sends before a
         // game; engines that do not know it ignore it.
         let started = self.ensure_started().and_then(|p| p.send("clear"));
-        if started.is_err() {
-            self.process = None;
-        }
-        started
+        drop_on_failure(&mut self.process, started)
     }
 
     fn play(&mut self, request: &MoveRequest<'_>) -> Result<Reply, Failure> {
         let reply = self.ask(request);
-        if reply.is_err() {
-            // Whatever state it is in, it does not play on: kill it, restart for the next game.
-            self.process = None;
-        }
-        reply
+        drop_on_failure(&mut self.process, reply)
     }
 
     fn quit(&mut self) {
@@ -443,18 +448,12 @@ fn color_word(color: Color) -> &'static str {
 impl Player for GtpPlayer {
     fn start_game(&mut self, game: &Game, limit: &Limit) -> Result<(), Failure> {
         let started = self.setup(game, limit);
-        if started.is_err() {
-            self.process = None;
-        }
-        started
+        drop_on_failure(&mut self.process, started)
     }
 
     fn play(&mut self, request: &MoveRequest<'_>) -> Result<Reply, Failure> {
         let reply = self.ask(request);
-        if reply.is_err() {
-            self.process = None;
-        }
-        reply
+        drop_on_failure(&mut self.process, reply)
     }
 
     fn quit(&mut self) {

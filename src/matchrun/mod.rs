@@ -655,11 +655,27 @@ pub fn run(args: MatchArgs) -> Result<(), Error> {
     };
     let report = play_match(&config, &on_game)?;
     bar.finish_and_clear();
+    print_summary(
+        args.games.json,
+        &summary(&report),
+        || summary_text(&report, &config),
+        write_error,
+    )
+}
+
+/// Prints a summary (JSON or text) on stdout, then reports a failure to write the GGF file, if
+/// there was one. Shared by `match` and `tournament`.
+pub(crate) fn print_summary(
+    json: bool,
+    summary: &impl Serialize,
+    text: impl FnOnce() -> String,
+    write_error: Mutex<Option<String>>,
+) -> Result<(), Error> {
     let mut out = std::io::stdout().lock();
-    if args.games.json {
-        writeln!(out, "{}", serde_json::to_string_pretty(&summary(&report))?)?;
+    if json {
+        writeln!(out, "{}", serde_json::to_string_pretty(summary)?)?;
     } else {
-        write!(out, "{}", summary_text(&report, &config))?;
+        write!(out, "{}", text())?;
     }
     out.flush()?;
     if let Some(e) = write_error.into_inner().unwrap_or_else(|p| p.into_inner()) {

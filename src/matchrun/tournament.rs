@@ -682,17 +682,12 @@ pub fn run(args: TournamentArgs) -> Result<(), Error> {
     };
     let report = play_tournament(&config, &on_game)?;
     bar.finish_and_clear();
-    let mut out = std::io::stdout().lock();
-    if args.games.json {
-        writeln!(out, "{}", serde_json::to_string_pretty(&summary(&report))?)?;
-    } else {
-        write!(out, "{}", summary_text(&report, &config))?;
-    }
-    out.flush()?;
-    if let Some(e) = write_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
-        return Err(e.into());
-    }
-    Ok(())
+    super::print_summary(
+        args.games.json,
+        &summary(&report),
+        || summary_text(&report, &config),
+        write_error,
+    )
 }
 
 #[cfg(test)]
