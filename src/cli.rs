@@ -6,8 +6,8 @@ use std::time::Instant;
 use clap::{Parser, Subcommand};
 
 use crate::board::notation::looks_like_board;
-use crate::board::{Color, Game, Move, Position, Rules, parse_position};
-use crate::perft::{PassRule, perft_parallel};
+use crate::board::{Bitboard, Color, Game, Move, Rules, parse_sized_position};
+use crate::perft::{PassRule, perft_parallel, perft_rules};
 
 /// Iago, an Othello engine.
 #[derive(Parser, Debug)]
@@ -68,6 +68,91 @@ impl Default for EngineArgs {
     }
 }
 
+/// The rule set of a subcommand: `--rules`, `--discs`, `--size`.
+#[derive(clap::Args, Debug, Clone, Default, PartialEq, Eq)]
+pub struct RulesArgs {
+    /// The game: othello (the default), reversi (empty centre filled by the first four moves
+    /// without capture), anti (fewest discs wins) or anti-reversi; also written like
+    /// "6x6 anti" or "reversi-32".
+    #[arg(long, value_name = "NAME")]
+    pub rules: Option<String>,
+    /// Discs each player may place in all, the start's included (Reversi's 32); a side with
+    /// none left passes. Default: unlimited.
+    #[arg(long, value_name = "N")]
+    pub discs: Option<u8>,
+    /// Board size: 4, 6 or 8 (default 8, or the size of the positions read).
+    #[arg(long, value_name = "N")]
+    pub size: Option<u8>,
+}
+
+impl RulesArgs {
+    /// The rules named by the flags, at `--size` or else `default_size`.
+    pub fn rules_at(&self, default_size: u8) -> Result<Rules, CliError> {
+        let mut rules = match &self.rules {
+            Some(name) => name.parse::<Rules>()?,
+            None => Rules::OTHELLO,
+        };
+        if self.rules.as_deref().is_none_or(|n| !n.contains('x')) {
+            rules.size = default_size;
+        }
+        if let Some(size) = self.size {
+            if self.rules.as_deref().is_some_and(|n| n.contains('x')) && size != rules.size {
+                return Err(format!("--size {size} contradicts --rules '{}'", rules).into());
+            }
+            rules.size = size;
+        }
+        if let Some(discs) = self.discs {
+            rules.discs_per_player = Some(discs);
+        }
+        rules.check_supported()?;
+        Ok(rules)
+    }
+
+    /// The rules named by the flags (8×8 unless a size is given).
+    pub fn rules(&self) -> Result<Rules, CliError> {
+        self.rules_at(8)
+    }
+
+    /// The rules for a position of `size` squares a side read from the input: `--size`, when
+    /// given, must agree.
+    pub fn rules_for(&self, size: u8) -> Result<Rules, CliError> {
+        let rules = self.rules_at(size)?;
+        if rules.size != size {
+            return Err(format!(
+                "a {size}x{size} position, but the rules are for {0}x{0} (--size)",
+                rules.size
+            )
+            .into());
+        }
+        Ok(rules)
+    }
+
+    /// Whether no flag was given (standard Othello).
+    pub fn is_default(&self) -> bool {
+        *self == RulesArgs::default()
+    }
+}
+
+/// A board string of 16, 36 or 64 squares and the side to move, under the flags' rules.
+fn read_board(args: &RulesArgs, input: &str) -> Result<(Rules, Game), CliError> {
+    let (position, size) = parse_sized_position(input)?;
+    let rules = args.rules_for(size)?;
+    Ok((rules, Game::try_from_position(rules, position)?))
+}
+
+/// A position read from the command line: a board string of 16, 36 or 64 squares and the side
+/// to move, or a transcript played from the start of the rules.
+pub(crate) fn read_position(args: &RulesArgs, input: &str) -> Result<(Rules, Game), CliError> {
+    if looks_like_board(input) {
+        read_board(args, input)
+    } else {
+        let rules = args.rules()?;
+        let mut game = Game::new(rules);
+        game.play_transcript(input)?;
+        Ok((rules, game))
+    }
+}
+
 /// The subcommands.
 #[derive(Subcommand, Debug)]
 pub enum Command {
@@ -84,12 +169,16 @@ pub enum Command {
         #[arg(long)]
         pass_free: bool,
         /// Start from this position instead: 64 squares a1..h8 (X, O, -) and the side to move,
-        /// e.g. "---------------------------OX------XO--------------------------- X".
+        /// e.g. "---------------------------OX------XO--------------------------- X" (16 or 36
+        /// squares for 4x4 / 6x6).
         #[arg(long, value_name = "BOARD", allow_hyphen_values = true)]
         position: Option<String>,
         /// Worker threads.
         #[arg(long, default_value_t = 1, value_name = "N")]
         threads: usize,
+        /// The rule set.
+        #[command(flatten)]
+        rules: RulesArgs,
     },
     /// Solve endgame positions exactly: the best move, the final disc difference under perfect
     /// play (empties to the winner), nodes, time and a best line.
@@ -110,6 +199,9 @@ pub enum Command {
         /// One JSON object per line instead of the table.
         #[arg(long)]
         json: bool,
+        /// The rule set (without a file, a variant's start position is solved).
+        #[command(flatten)]
+        rules: RulesArgs,
     },
     /// Search each position to a depth or for a time: best move, score (discs for the side to
     /// move), depth@selectivity, nodes, time and principal variation.
@@ -137,6 +229,9 @@ pub enum Command {
         /// (default: the trained weights compiled into the binary).
         #[arg(long, value_name = "FILE|hand")]
         eval: Option<String>,
+        /// The rule set (without a file, a variant's start position is searched).
+        #[command(flatten)]
+        rules: RulesArgs,
     },
     /// Search fixed positions at a fixed depth on one thread: a deterministic node count for
     /// regression checks, and the speed.
@@ -238,6 +333,9 @@ pub enum Command {
         /// The position or transcript; several words are joined with spaces.
         #[arg(required = true, num_args = 1.., value_name = "POSITION|TRANSCRIPT", allow_hyphen_values = true)]
         input: Vec<String>,
+        /// The rule set.
+        #[command(flatten)]
+        rules: RulesArgs,
     },
 }
 
@@ -307,11 +405,12 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             pass_free,
             position,
             threads,
-        } => run_perft(depth, pass_free, position.as_deref(), threads),
+            rules,
+        } => run_perft(depth, pass_free, position.as_deref(), threads, &rules),
         Command::Book(command) => crate::cli_book::run(command),
         Command::Match(args) => crate::matchrun::run(args),
         Command::Tournament(args) => crate::matchrun::tournament::run(args),
-        Command::Show { input } => run_show(&input.join(" ")),
+        Command::Show { input, rules } => run_show(&input.join(" "), &rules),
         Command::Analyze {
             file,
             depth,
@@ -320,14 +419,18 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             hash,
             json,
             eval,
+            rules,
         } => crate::cli_analyze::run(
             file.as_deref(),
-            depth,
-            time,
-            threads,
-            hash,
-            json,
+            crate::cli_analyze::AnalyzeOptions {
+                depth,
+                time,
+                threads,
+                hash,
+                json,
+            },
             evaluator(eval.as_deref())?,
+            &rules,
         ),
         Command::Bench { depth, hash, eval } => {
             crate::cli_analyze::bench(depth, hash, evaluator(eval.as_deref())?)
@@ -388,7 +491,8 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             hash,
             wld,
             json,
-        } => crate::cli_solve::run(file.as_deref(), threads, hash, wld, json),
+            rules,
+        } => crate::cli_solve::run(file.as_deref(), threads, hash, wld, json, &rules),
     }
 }
 
@@ -397,11 +501,16 @@ fn run_perft(
     pass_free: bool,
     position: Option<&str>,
     threads: usize,
+    rules: &RulesArgs,
 ) -> Result<(), CliError> {
-    let position = match position {
-        Some(text) => parse_position(text).map_err(|e| format!("bad --position: {e}"))?,
-        None => Position::start(),
+    let (rules, game) = match position {
+        Some(text) => read_board(rules, text).map_err(|e| format!("bad --position: {e}"))?,
+        None => {
+            let rules = rules.rules()?;
+            (rules, Game::new(rules))
+        }
     };
+    let state = game.state();
     if threads == 0 {
         return Err("--threads must be at least 1".into());
     }
@@ -416,7 +525,8 @@ fn run_perft(
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "perft from {position}, {}, {threads} thread{}",
+        "perft {rules} from {}, {}, {threads} thread{}",
+        rules.board_string(&state.position),
         if pass_free {
             "passes are free"
         } else {
@@ -431,7 +541,13 @@ fn run_perft(
     )?;
     for d in 1..=depth {
         let start = Instant::now();
-        let leaves = pool.install(|| perft_parallel(&position.board, d, rule));
+        let leaves = pool.install(|| {
+            if rules.is_standard() {
+                perft_parallel(&state.board(), d, rule)
+            } else {
+                perft_rules(&rules, &state, d, rule)
+            }
+        });
         let secs = start.elapsed().as_secs_f64();
         let speed = if secs > 0.001 {
             format!("{:.1} M", leaves as f64 / secs / 1e6)
@@ -444,24 +560,33 @@ fn run_perft(
     Ok(())
 }
 
-fn run_show(input: &str) -> Result<(), CliError> {
-    let (position, game) = if looks_like_board(input) {
-        (parse_position(input)?, None)
-    } else {
-        let game = Game::from_transcript(Rules::OTHELLO, Position::start(), input)?;
-        (game.position(), Some(game))
-    };
+fn run_show(input: &str, rules: &RulesArgs) -> Result<(), CliError> {
+    let from_board = looks_like_board(input);
+    let (rules, game) = read_position(rules, input)?;
+    let state = game.state();
+    let position = state.position;
     let board = position.board;
     let mut out = std::io::stdout().lock();
-    writeln!(out, "{}", position.grid(true))?;
+    if !rules.is_standard() {
+        writeln!(out, "Rules: {rules}")?;
+    }
+    writeln!(out, "{}", rules.grid(&state, true))?;
+    let empty = rules.squares() - board.player.count_ones() - board.opponent.count_ones();
     writeln!(
         out,
-        "Black (X) {} discs, White (O) {} discs, {} empty",
+        "Black (X) {} discs, White (O) {} discs, {empty} empty",
         position.black().count(),
         position.white().count(),
-        board.empty_count()
     )?;
-    if let Some(game) = &game {
+    if rules.discs_per_player.is_some() {
+        writeln!(
+            out,
+            "Discs left: Black {}, White {}",
+            state.left_of(Color::Black),
+            state.left_of(Color::White)
+        )?;
+    }
+    if !from_board {
         writeln!(
             out,
             "Moves: {} ({})",
@@ -469,8 +594,8 @@ fn run_show(input: &str) -> Result<(), CliError> {
             game.transcript(true)
         )?;
     }
-    if board.is_game_over() {
-        let score = position.final_score_for_black();
+    if game.is_over() {
+        let score = game.final_score_for_black();
         let result = match score {
             s if s > 0 => format!("Black wins by {s}"),
             s if s < 0 => format!("White wins by {}", -s),
@@ -480,10 +605,13 @@ fn run_show(input: &str) -> Result<(), CliError> {
             out,
             "Game over: {result} (Black {score:+}, empties to the winner)"
         )?;
-    } else if board.must_pass() {
+    } else if game.must_pass() {
         writeln!(out, "{} to move must pass", position.to_move)?;
     } else {
-        let moves: Vec<String> = board.legal_moves().iter().map(|s| s.to_string()).collect();
+        let moves: Vec<String> = Bitboard(game.legal_moves())
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
         writeln!(
             out,
             "{} to move; legal moves ({}): {}",
@@ -492,7 +620,7 @@ fn run_show(input: &str) -> Result<(), CliError> {
             moves.join(" ")
         )?;
     }
-    writeln!(out, "Board: {position}")?;
+    writeln!(out, "Board: {}", rules.board_string(&position))?;
     Ok(())
 }
 

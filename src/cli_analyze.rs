@@ -7,8 +7,9 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
-use crate::board::{Board, Game, Position, Rules};
-use crate::cli::{CliError, pv_text, rate, read_input};
+use crate::board::{Board, Game, Position, Rules, State};
+use crate::cli::{CliError, RulesArgs, pv_text, rate};
+use crate::cli_solve::{problem_state, problem_text};
 use crate::engine::{Engine, EngineOptions};
 use crate::search::{Bound, Limits, SearchResult};
 use crate::solve::read_problems;
@@ -37,16 +38,35 @@ fn bound_name(bound: Bound) -> &'static str {
     }
 }
 
+/// How `iago analyze` searches.
+#[derive(Clone, Copy, Debug)]
+pub struct AnalyzeOptions {
+    /// Depth limit (0: the static evaluation).
+    pub depth: Option<u32>,
+    /// Seconds per position.
+    pub time: Option<f64>,
+    /// Search threads.
+    pub threads: usize,
+    /// Hash table size in MiB.
+    pub hash: usize,
+    /// JSON lines instead of the table.
+    pub json: bool,
+}
+
 /// Searches every position of a file (or the built-in suite) to a depth or for a time.
 pub fn run(
     file: Option<&str>,
-    depth: Option<u32>,
-    time: Option<f64>,
-    threads: usize,
-    hash: usize,
-    json: bool,
+    options: AnalyzeOptions,
     eval: std::sync::Arc<dyn crate::eval::Evaluator>,
+    rules_args: &RulesArgs,
 ) -> Result<(), CliError> {
+    let AnalyzeOptions {
+        depth,
+        time,
+        threads,
+        hash,
+        json,
+    } = options;
     if threads == 0 {
         return Err("--threads must be at least 1".into());
     }
@@ -60,14 +80,15 @@ pub fn run(
         (None, Some(t)) => Limits::move_time(Duration::from_secs_f64(t)),
         (None, None) => return Err("give --depth D or --time SECS".into()),
     };
-    let (text, first_index) = read_input(file)?;
+    let rules = rules_args.rules()?;
+    let (text, first_index) = problem_text(file, rules_args, &rules)?;
     let mut engine = Engine::new(EngineOptions {
         threads,
         hash_mb: hash,
         ..EngineOptions::default()
     })?;
     engine.set_evaluator(eval);
-    let problems = read_problems(&text);
+    let problems = read_problems(&text, rules);
     let progress = (problems.len() > 1 && std::io::stderr().is_terminal()).then(|| {
         let bar = ProgressBar::new(problems.len() as u64);
         bar.set_style(
@@ -89,7 +110,7 @@ pub fn run(
         if let Some(bar) = &progress {
             bar.inc(1);
         }
-        let problem = match problem {
+        let (problem, rules, state) = match problem_state(problem, rules_args) {
             Ok(p) => p,
             Err(e) => {
                 bad_lines += 1;
@@ -97,13 +118,17 @@ pub fn run(
                 continue;
             }
         };
-        let position = problem.entry.position;
+        if engine.rules() != rules {
+            engine.set_rules(rules)?;
+        }
+        let position = state.position;
         let board = position.board;
+        let empties = rules.squares() - board.player.count_ones() - board.opponent.count_ones();
         let result = if depth == Some(0) {
-            static_result(&engine, &board)
+            static_result(&engine, &rules, &state)
         } else {
             engine.clear_hash();
-            engine.analyze(&board, &limits, &mut |_| {})
+            engine.analyze_state(&state, &limits, &mut |_| {})
         };
         total_nodes += result.nodes;
         total_secs += result.time.as_secs_f64();
@@ -116,7 +141,7 @@ pub fn run(
             let row = JsonRow {
                 index,
                 line: problem.line,
-                empties: board.empty_count(),
+                empties,
                 best_move,
                 score: result.score,
                 depth: result.depth,
@@ -132,7 +157,7 @@ pub fn run(
                 out,
                 "{:>4} {:>7} {:>4} {:>+5} {:>9} {:>14} {:>8.3} s {:>10}  {}",
                 index,
-                board.empty_count(),
+                empties,
                 best_move,
                 result.score,
                 result.depth_text(),
@@ -161,23 +186,22 @@ pub fn run(
 }
 
 /// `--depth 0`: the static evaluation, no move.
-fn static_result(engine: &Engine, board: &Board) -> SearchResult {
+fn static_result(engine: &Engine, rules: &Rules, state: &State) -> SearchResult {
     let start = Instant::now();
-    let score = if board.is_game_over() {
-        board.final_score()
+    let over = rules.is_over(state);
+    let score = if over {
+        rules.final_score(&state.board())
+    } else if rules.is_standard() {
+        engine.evaluator().evaluate(&state.board())
     } else {
-        engine.evaluator().evaluate(board)
+        crate::search::variant::evaluate(rules, state)
     };
     SearchResult {
         best_move: crate::board::Move::Pass,
         score,
         depth: 0,
         selectivity: 100,
-        bound: if board.is_game_over() {
-            Bound::Exact
-        } else {
-            Bound::Estimate
-        },
+        bound: if over { Bound::Exact } else { Bound::Estimate },
         nodes: 1,
         time: start.elapsed(),
         pv: Vec::new(),

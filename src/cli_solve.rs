@@ -5,8 +5,10 @@ use std::io::{IsTerminal, Write};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
-use crate::cli::{CliError, pv_text, rate, read_input};
+use crate::board::{Rules, State};
+use crate::cli::{CliError, RulesArgs, pv_text, rate, read_input};
 use crate::search::endgame::SolveMode;
+use crate::solve::Problem;
 use crate::solve::{SolveReport, Solver, SolverOptions, check, read_problems};
 
 /// One solved position as a JSON object.
@@ -34,6 +36,7 @@ pub fn run(
     hash: usize,
     wld: bool,
     json: bool,
+    rules_args: &RulesArgs,
 ) -> Result<(), CliError> {
     if threads == 0 {
         return Err("--threads must be at least 1".into());
@@ -41,7 +44,8 @@ pub fn run(
     if hash == 0 {
         return Err("--hash must be at least 1 (MiB)".into());
     }
-    let (text, first_index) = read_input(file)?;
+    let rules = rules_args.rules()?;
+    let (text, first_index) = problem_text(file, rules_args, &rules)?;
     let mode = if wld {
         SolveMode::WinLossDraw
     } else {
@@ -52,7 +56,7 @@ pub fn run(
         hash_mb: hash,
         mode,
     })?;
-    let problems = read_problems(&text);
+    let problems = read_problems(&text, rules);
     let mut failures = 0usize;
     let mut bad_lines = 0usize;
     let mut checked = 0usize;
@@ -79,7 +83,7 @@ pub fn run(
     }
     for (ordinal, problem) in problems.iter().enumerate() {
         let index = ordinal + first_index;
-        let problem = match problem {
+        let (problem, rules, state) = match problem_state(problem, rules_args) {
             Ok(p) => p,
             Err(e) => {
                 bad_lines += 1;
@@ -90,8 +94,9 @@ pub fn run(
                 continue;
             }
         };
-        let board = problem.entry.position.board;
-        let SolveReport { solution, elapsed } = solver.solve(&board)?;
+        let board = state.board();
+        let empties = rules.squares() - board.player.count_ones() - board.opponent.count_ones();
+        let SolveReport { solution, elapsed } = solver.solve_state(&rules, &state)?;
         let secs = elapsed.as_secs_f64();
         solved += 1;
         total_nodes += solution.nodes;
@@ -112,7 +117,7 @@ pub fn run(
             let row = JsonRow {
                 index,
                 line: problem.line,
-                empties: board.empty_count(),
+                empties,
                 best_move,
                 score: solution.score,
                 nodes: solution.nodes,
@@ -133,7 +138,7 @@ pub fn run(
                 out,
                 "{:>4} {:>7} {:>4} {:>+5} {:>9} {:>14} {:>8.3} s {:>10}  {}",
                 index,
-                board.empty_count(),
+                empties,
                 best_move,
                 solution.score,
                 expected_text,
@@ -167,4 +172,32 @@ pub fn run(
         .into());
     }
     Ok(())
+}
+
+/// The problems to read: FILE, stdin, the built-in suite, or, for a variant without a file, the
+/// variant's start position.
+pub(crate) fn problem_text(
+    file: Option<&str>,
+    args: &RulesArgs,
+    rules: &Rules,
+) -> Result<(String, usize), CliError> {
+    if file.is_none() && !args.is_default() {
+        return Ok((rules.board_string(&rules.start_position()), 1));
+    }
+    read_input(file)
+}
+
+/// A problem with its rules (`--size` must agree with the board read) and its state.
+pub(crate) fn problem_state<'a, E: std::fmt::Display>(
+    problem: &'a Result<Problem, E>,
+    args: &RulesArgs,
+) -> Result<(&'a Problem, Rules, State), String> {
+    let problem = problem.as_ref().map_err(|e| e.to_string())?;
+    let rules = args
+        .rules_for(problem.entry.size)
+        .map_err(|e| format!("line {}: {e}", problem.line))?;
+    let state = rules
+        .state(problem.entry.position)
+        .map_err(|e| format!("line {}: {e}", problem.line))?;
+    Ok((problem, rules, state))
 }

@@ -7,7 +7,8 @@ use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
 use crate::board::movegen::flips;
-use crate::board::{Board, Game, IllegalMoveError, Move, Rules, Square};
+use crate::board::rules::UnsupportedRules;
+use crate::board::{Board, Game, IllegalMoveError, Move, Rules, Square, State};
 use crate::book::{Book, BookChoice};
 use crate::eval::{Evaluator, default_evaluator};
 use crate::search::driver::{Think, think};
@@ -167,13 +168,34 @@ impl Engine {
         &self.game
     }
 
-    /// Starts a new standard game.
+    /// Starts a new game under the current rules.
     pub fn new_game(&mut self) {
-        self.game = Game::new(Rules::OTHELLO);
+        self.game = Game::new(self.game.rules());
+    }
+
+    /// The rules of the game.
+    pub fn rules(&self) -> Rules {
+        self.game.rules()
+    }
+
+    /// Switches to `rules` and starts a new game; an unsupported rule set changes nothing.
+    /// Variants other than standard Othello are searched by the variant search with its simple
+    /// evaluation, without the book.
+    pub fn set_rules(&mut self, rules: Rules) -> Result<(), UnsupportedRules> {
+        rules.check_supported()?;
+        if rules != self.game.rules() {
+            // The same discs mean another position under other rules.
+            self.tt.clear();
+        }
+        self.game = Game::new(rules);
+        Ok(())
     }
 
     /// Replaces the game (a set-up start and its moves).
     pub fn set_game(&mut self, game: Game) {
+        if game.rules() != self.game.rules() {
+            self.tt.clear();
+        }
         self.game = game;
     }
 
@@ -193,19 +215,13 @@ impl Engine {
     /// exactly. Stops early when the stop handle is used.
     pub fn analyze_game(&mut self, limits: &Limits, report: &mut dyn FnMut(usize, i32)) {
         self.stop.store(false, Relaxed);
-        let mut position = self.game.start();
-        let mut boards = vec![position.board];
-        for &mv in self.game.moves() {
-            position = position
-                .try_play(mv)
-                .expect("the moves of the game are legal");
-            boards.push(position.board);
-        }
-        for (moves_made, board) in boards.iter().enumerate().rev() {
-            let score = if board.is_game_over() {
-                board.final_score()
+        let rules = self.game.rules();
+        let states: Vec<State> = self.game.states().collect();
+        for (moves_made, state) in states.iter().enumerate().rev() {
+            let score = if rules.is_over(state) {
+                rules.final_score(&state.board())
             } else {
-                self.search(board, limits, u64::MAX, false, &mut |_| {})
+                self.search_state(state, limits, u64::MAX, false, &mut |_| {})
                     .score
             };
             if self.stop.load(Relaxed) {
@@ -222,7 +238,12 @@ impl Engine {
 
     /// The static evaluation of the current position for the side to move.
     pub fn evaluate(&self) -> i32 {
-        self.evaluator.evaluate(&self.game.position().board)
+        let rules = self.game.rules();
+        if rules.is_standard() {
+            self.evaluator.evaluate(&self.game.position().board)
+        } else {
+            crate::search::variant::evaluate(&rules, &self.game.state())
+        }
     }
 
     /// Chooses a move for the current position. Book and forced moves return at once; a
@@ -233,8 +254,20 @@ impl Engine {
         observer: &mut (dyn FnMut(&SearchResult) + Send),
     ) -> SearchResult {
         self.stop.store(false, Relaxed);
-        let board = self.game.position().board;
-        self.search(&board, limits, u64::MAX, true, observer)
+        let state = self.game.state();
+        self.search_state(&state, limits, u64::MAX, true, observer)
+    }
+
+    /// Searches a position under the game's rules without touching the game (e.g. the position
+    /// after an implied pass).
+    pub fn analyze_state(
+        &mut self,
+        state: &State,
+        limits: &Limits,
+        observer: &mut (dyn FnMut(&SearchResult) + Send),
+    ) -> SearchResult {
+        self.stop.store(false, Relaxed);
+        self.search_state(state, limits, u64::MAX, false, observer)
     }
 
     /// Searches any position without touching the game (what `iago analyze` does).
@@ -257,6 +290,9 @@ impl Engine {
     /// The book's moves for the current position, best first (empty without a book or when
     /// the position is not in it).
     pub fn book_choices(&self) -> Vec<BookChoice> {
+        if !self.game.rules().is_standard() {
+            return Vec::new();
+        }
         self.book.as_ref().map_or_else(Vec::new, |b| {
             b.read()
                 .expect("book lock")
@@ -275,6 +311,12 @@ impl Engine {
         let Some(book) = self.book.clone() else {
             return Err("no book loaded".into());
         };
+        if !self.game.rules().is_standard() {
+            return Err(format!(
+                "the book is for standard Othello, not {}",
+                self.game.rules()
+            ));
+        }
         let game = self.game.clone();
         let mut learned = book.read().expect("book lock").clone();
         let added = crate::book::build::learn(
@@ -317,18 +359,19 @@ impl Engine {
         observer: &mut (dyn FnMut(usize, &SearchResult) + Send),
     ) -> Vec<SearchResult> {
         self.stop.store(false, Relaxed);
-        let board = self.game.position().board;
-        let mut allowed = board.legal_moves().0 & !excluded;
+        let state = self.game.state();
+        let legal = self.game.legal_moves();
+        let mut allowed = legal & !excluded;
         let mut results = Vec::new();
-        if board.legal_moves().0 == 0 {
-            let result = self.search(&board, limits, u64::MAX, false, &mut |_| {});
+        if legal == 0 {
+            let result = self.search_state(&state, limits, u64::MAX, false, &mut |_| {});
             observer(0, &result);
             return vec![result];
         }
         while results.len() < n && allowed != 0 {
             let rank = results.len();
             let mut reported = false;
-            let result = self.search(&board, limits, allowed, false, &mut |r| {
+            let result = self.search_state(&state, limits, allowed, false, &mut |r| {
                 reported = true;
                 observer(rank, r)
             });
@@ -348,6 +391,58 @@ impl Engine {
         results
     }
 
+    /// [`Engine::search`] under the game's rules: the variant search when they are not standard.
+    fn search_state(
+        &mut self,
+        state: &State,
+        limits: &Limits,
+        allowed: u64,
+        use_book: bool,
+        observer: &mut (dyn FnMut(&SearchResult) + Send),
+    ) -> SearchResult {
+        let rules = self.game.rules();
+        if rules.is_standard() {
+            return self.search(&state.board(), limits, allowed, use_book, observer);
+        }
+        let start = Instant::now();
+        let legal = rules.moves(state) & allowed;
+        let quick = |mv, score, bound| {
+            SearchResult::immediate(mv, score, bound, Source::Forced, start.elapsed())
+        };
+        if rules.is_over(state) {
+            return quick(Move::Pass, rules.final_score(&state.board()), Bound::Exact);
+        }
+        if legal == 0 {
+            let score = -crate::search::variant::evaluate(&rules, &state.pass());
+            return quick(Move::Pass, score, Bound::Estimate);
+        }
+        if use_book && legal.count_ones() == 1 {
+            let sq = Square::from_index_unchecked(legal.trailing_zeros() as u8);
+            let child = rules.play_unchecked(state, sq.index() as usize);
+            let score = -crate::search::variant::evaluate(&rules, &child);
+            return quick(Move::Play(sq), score, Bound::Estimate);
+        }
+        self.tt.new_search();
+        let board = state.board();
+        let empties = (rules.mask() & !(board.player | board.opponent)).count_ones();
+        let plan = limits.plan(start, empties);
+        let (tt, stop) = (&self.tt, &*self.stop);
+        self.pool.install(|| {
+            crate::search::variant::think(
+                tt,
+                stop,
+                crate::search::variant::VariantThink {
+                    rules,
+                    state: *state,
+                    max_depth: limits.depth,
+                    plan,
+                    allowed: legal,
+                    observer,
+                },
+            )
+        })
+    }
+
     fn search(
         &mut self,
         board: &Board,
@@ -358,16 +453,8 @@ impl Engine {
     ) -> SearchResult {
         let start = Instant::now();
         let legal = board.legal_moves().0 & allowed;
-        let quick = |best_move, score, bound, source| SearchResult {
-            best_move,
-            score,
-            depth: 0,
-            selectivity: 100,
-            bound,
-            nodes: 0,
-            time: start.elapsed(),
-            pv: vec![best_move],
-            source,
+        let quick = |mv, score, bound, source| {
+            SearchResult::immediate(mv, score, bound, source, start.elapsed())
         };
         if board.is_game_over() {
             return quick(

@@ -5,8 +5,9 @@
 
 use rayon::prelude::*;
 
-use crate::board::Board;
 use crate::board::movegen::{flips, moves};
+use crate::board::rules::{Rules, State};
+use crate::board::{Bitboard, Board};
 
 /// How a forced pass counts against the depth.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -61,6 +62,44 @@ pub fn perft_parallel(board: &Board, depth: u32, rule: PassRule) -> u64 {
         .par_iter()
         .map(|child| perft_parallel(child, depth - 1, rule))
         .sum()
+}
+
+/// [`perft`] under any rules (board size, Reversi start, disc supply; the goal does not change
+/// the tree), spread over the current rayon pool near the root.
+pub fn perft_rules(rules: &Rules, state: &State, depth: u32, rule: PassRule) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let legal = rules.moves(state);
+    if legal == 0 {
+        let passed = state.pass();
+        if rules.moves(&passed) == 0 {
+            return 1;
+        }
+        let depth = if rule == PassRule::Ply {
+            depth - 1
+        } else {
+            depth
+        };
+        return perft_rules(rules, &passed, depth, rule);
+    }
+    if depth == 1 {
+        return legal.count_ones() as u64;
+    }
+    let children = Bitboard(legal)
+        .iter()
+        .map(|sq| rules.play_unchecked(state, sq.index() as usize));
+    if depth >= PARALLEL_CUTOFF {
+        children
+            .collect::<Vec<_>>()
+            .par_iter()
+            .map(|child| perft_rules(rules, child, depth - 1, rule))
+            .sum()
+    } else {
+        children
+            .map(|child| perft_rules(rules, &child, depth - 1, rule))
+            .sum()
+    }
 }
 
 /// Leaves one ply below `(p, o)` when a pass uses a ply: the moves, or one leaf for a pass or
@@ -185,6 +224,19 @@ mod tests {
                         "{rule:?} {depth}"
                     );
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn rules_perft_equals_the_fast_one_on_standard_rules() {
+        let rules = Rules::OTHELLO;
+        for rule in [PassRule::Ply, PassRule::Free] {
+            for depth in 0..=7 {
+                assert_eq!(
+                    perft_rules(&rules, &rules.start(), depth, rule),
+                    perft(&Board::start(), depth, rule)
+                );
             }
         }
     }

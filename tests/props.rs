@@ -134,16 +134,43 @@ proptest! {
 
     /// Parsers answer every input with a value or an error, never a panic.
     #[test]
-    fn parsers_never_panic(text in "\\PC{0,80}", board_like in "[XOxo*bw.\\- ]{60,70}[XOZ ;]{0,3}") {
-        use iago::board::notation::{parse_obf_line, parse_position, parse_transcript_moves};
+    fn parsers_never_panic(
+        text in "\\PC{0,80}",
+        board_like in "[XOxo*bw.\\- ]{60,70}[XOZ ;]{0,3}",
+        small_board_like in "[XOxo*bw.\\- ]{14,40}[XOZ ;]{0,3}",
+    ) {
+        use iago::board::notation::{
+            parse_obf_line, parse_position, parse_sized_position, parse_transcript_moves,
+        };
         use iago::board::{Game, Position, Rules};
-        for input in [text.as_str(), board_like.as_str()] {
+        for input in [text.as_str(), board_like.as_str(), small_board_like.as_str()] {
             let _ = Move::parse(input);
             let _ = parse_position(input);
+            let _ = parse_sized_position(input);
             let _ = parse_obf_line(input);
             let _ = parse_transcript_moves(input);
             let _ = Game::from_transcript(Rules::OTHELLO, Position::start(), input);
         }
+    }
+
+    /// A board string of 16, 36 or 64 squares reads back as the same board at the same size.
+    #[test]
+    fn sized_boards_round_trip(
+        size in proptest::sample::select(vec![4u8, 6, 8]),
+        cells in proptest::collection::vec(0u8..3, 64),
+        black_to_move in any::<bool>(),
+    ) {
+        use iago::board::Rules;
+        use iago::board::notation::parse_sized_position;
+        let n = usize::from(size) * usize::from(size);
+        let mut text: String = cells[..n].iter().map(|c| ['-', 'X', 'O'][*c as usize]).collect();
+        text.push(' ');
+        text.push(if black_to_move { 'X' } else { 'O' });
+        let (position, read_size) = parse_sized_position(&text).unwrap();
+        prop_assert_eq!(read_size, size);
+        let rules = Rules { size, ..Rules::OTHELLO };
+        prop_assert_eq!(rules.board_string(&position), text);
+        prop_assert!(rules.state(position).is_ok());
     }
 
     /// Transcripts of legal games replay to the same position, with or without their passes.

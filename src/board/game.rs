@@ -2,27 +2,42 @@
 
 use super::notation::{TranscriptError, parse_transcript_moves, write_transcript};
 use super::position::{IllegalMoveError, Position};
-use super::rules::Rules;
+use super::rules::{PositionError, Rules, State};
 use super::square::Move;
 
-/// A game: the rules, the start position and every move since (passes included), so that it can
-/// be replayed, undone and written out.
+/// A game: the rules, the start and every move since (passes included), so that it can be
+/// replayed, undone and written out.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game {
     rules: Rules,
-    start: Position,
+    start: State,
     moves: Vec<Move>,
-    current: Position,
+    current: State,
 }
 
 impl Game {
-    /// A new game under `rules` from their start position.
+    /// A new game under `rules` from their start.
     pub fn new(rules: Rules) -> Game {
-        Game::from_position(rules, rules.start())
+        Game::from_state(rules, rules.start())
     }
 
-    /// A game that starts from `start` (a set-up position).
+    /// A game that starts from `start` (a set-up position). Panics when `start` cannot occur
+    /// under `rules` (a disc off a small board, more discs than a supply): see
+    /// [`Game::try_from_position`]. Every position is valid under standard Othello.
     pub fn from_position(rules: Rules, start: Position) -> Game {
+        match rules.state(start) {
+            Ok(state) => Game::from_state(rules, state),
+            Err(e) => panic!("{start} under {rules}: {e}"),
+        }
+    }
+
+    /// A game from a set-up position under `rules` (see [`Rules::state`] for the supplies).
+    pub fn try_from_position(rules: Rules, start: Position) -> Result<Game, PositionError> {
+        Ok(Game::from_state(rules, rules.state(start)?))
+    }
+
+    /// A game from a start state.
+    pub fn from_state(rules: Rules, start: State) -> Game {
         Game {
             rules,
             start,
@@ -40,9 +55,15 @@ impl Game {
         text: &str,
     ) -> Result<Game, TranscriptError> {
         let mut game = Game::from_position(rules, start);
+        game.play_transcript(text)?;
+        Ok(game)
+    }
+
+    /// Plays the moves of a transcript (passes inferred as in [`Game::from_transcript`]).
+    pub fn play_transcript(&mut self, text: &str) -> Result<(), TranscriptError> {
         for (index, (mv, _column)) in parse_transcript_moves(text)?.into_iter().enumerate() {
-            let color = game.current.to_move;
-            game.play_inferring_pass(mv)
+            let color = self.current.to_move();
+            self.play_inferring_pass(mv)
                 .map_err(|reason| TranscriptError::Illegal {
                     index: index + 1,
                     mv,
@@ -50,12 +71,12 @@ impl Game {
                     reason,
                 })?;
         }
-        Ok(game)
+        Ok(())
     }
 
     /// Plays `mv` exactly as given.
     pub fn play(&mut self, mv: Move) -> Result<(), IllegalMoveError> {
-        self.current = self.current.try_play(mv)?;
+        self.current = self.rules.play(&self.current, mv)?;
         self.moves.push(mv);
         Ok(())
     }
@@ -63,7 +84,7 @@ impl Game {
     /// Plays `mv`; if the side to move has no move and `mv` is legal for the other side, records
     /// the pass first. Returns whether a pass was inserted.
     pub fn play_inferring_pass(&mut self, mv: Move) -> Result<bool, IllegalMoveError> {
-        match self.current.try_play(mv) {
+        match self.rules.play(&self.current, mv) {
             Ok(next) => {
                 self.current = next;
                 self.moves.push(mv);
@@ -71,8 +92,8 @@ impl Game {
             }
             Err(err) => {
                 if !mv.is_pass()
-                    && self.current.board.must_pass()
-                    && let Ok(next) = self.current.pass().try_play(mv)
+                    && self.rules.must_pass(&self.current)
+                    && let Ok(next) = self.rules.play(&self.current.pass(), mv)
                 {
                     self.moves.extend([Move::Pass, mv]);
                     self.current = next;
@@ -86,14 +107,20 @@ impl Game {
     /// Takes back the last move (a pass counts as a move). Returns it, or `None` at the start.
     pub fn undo(&mut self) -> Option<Move> {
         let last = self.moves.pop()?;
-        let mut position = self.start;
-        for &mv in &self.moves {
-            position = position
-                .try_play(mv)
-                .expect("replaying moves that were legal");
-        }
-        self.current = position;
+        self.current = self.states().last().expect("the start at least");
         Some(last)
+    }
+
+    /// Every state of the game, the start first and the current one last.
+    pub fn states(&self) -> impl Iterator<Item = State> + '_ {
+        let mut state = self.start;
+        std::iter::once(self.start).chain(self.moves.iter().map(move |&mv| {
+            state = self
+                .rules
+                .play(&state, mv)
+                .expect("replaying moves that were legal");
+            state
+        }))
     }
 
     /// The rules of this game.
@@ -103,6 +130,11 @@ impl Game {
 
     /// The start position.
     pub fn start(&self) -> Position {
+        self.start.position
+    }
+
+    /// The start state (position and supplies).
+    pub fn start_state(&self) -> State {
         self.start
     }
 
@@ -113,12 +145,32 @@ impl Game {
 
     /// The current position.
     pub fn position(&self) -> Position {
+        self.current.position
+    }
+
+    /// The current state (position and supplies).
+    pub fn state(&self) -> State {
         self.current
+    }
+
+    /// The legal moves of the side to move, as a square mask.
+    pub fn legal_moves(&self) -> u64 {
+        self.rules.moves(&self.current)
+    }
+
+    /// Whether the side to move must pass.
+    pub fn must_pass(&self) -> bool {
+        self.rules.must_pass(&self.current)
     }
 
     /// Whether neither side can move.
     pub fn is_over(&self) -> bool {
-        self.current.board.is_game_over()
+        self.rules.is_over(&self.current)
+    }
+
+    /// The final score for Black (meaningful once the game is over).
+    pub fn final_score_for_black(&self) -> i32 {
+        self.rules.final_score_for_black(&self.current.position)
     }
 
     /// The moves as a compact transcript (`f5d6c3…`), passes written as `PA` if `with_passes`.

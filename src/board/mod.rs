@@ -13,8 +13,8 @@ pub mod symmetry;
 
 pub use bitboard::Bitboard;
 pub use game::Game;
-pub use notation::{ObfEntry, parse_obf_line, parse_position};
+pub use notation::{ObfEntry, parse_obf_line, parse_position, parse_sized_position};
 pub use position::{Board, Color, IllegalMoveError, Position};
-pub use rules::Rules;
+pub use rules::{Rules, State};
 pub use square::{Move, ParseMoveError, Square};
 pub use symmetry::Symmetry;

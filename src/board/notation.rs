@@ -26,7 +26,10 @@ pub enum ParsePositionError {
         found: char,
     },
     /// The text ends before 64 squares.
-    #[error("the board has {found} squares, expected 64 followed by the side to move")]
+    #[error(
+        "the board has {found} squares, expected 64 (8x8; 36 for 6x6, 16 for 4x4) followed by \
+         the side to move"
+    )]
     TooShort {
         /// How many squares were read.
         found: usize,
@@ -72,6 +75,45 @@ fn side_color(c: char) -> Option<Color> {
 /// Reads the 64 squares and the side to move at the start of `text`. Returns the position and
 /// the byte offset just after the side character.
 pub fn parse_position_prefix(text: &str) -> Result<(Position, usize), ParsePositionError> {
+    parse_prefix(text, 8)
+}
+
+/// The number of board characters (squares or sides, whitespace skipped) before the first other
+/// character of `text`.
+fn board_chars(text: &str) -> usize {
+    text.chars()
+        .filter(|c| !c.is_whitespace())
+        .take_while(|&c| square_color(c).is_some())
+        .count()
+}
+
+/// Reads a board of 16 (4×4), 36 (6×6) or 64 squares and the side to move at the start of
+/// `text`: the size is told by the count of board characters (17, 37 or else 8×8). A small
+/// board's square `r`×`size`+`c` lands on the 8×8 square of row `r` and column `c`. Returns the
+/// position, the size and the byte offset just after the side character.
+pub fn parse_sized_position_prefix(
+    text: &str,
+) -> Result<(Position, u8, usize), ParsePositionError> {
+    let size = match board_chars(text) {
+        17 => 4,
+        37 => 6,
+        _ => 8,
+    };
+    let (position, end) = parse_prefix(text, size)?;
+    Ok((position, size, end))
+}
+
+/// A whole board string of any size (see [`parse_sized_position_prefix`]), optionally followed
+/// by `;`. Returns the position and the board size.
+pub fn parse_sized_position(text: &str) -> Result<(Position, u8), ParsePositionError> {
+    let (position, size, end) = parse_sized_position_prefix(text)?;
+    check_rest(text, end)?;
+    Ok((position, size))
+}
+
+fn parse_prefix(text: &str, size: u8) -> Result<(Position, usize), ParsePositionError> {
+    let squares = size as usize * size as usize;
+    let index = |i: usize| (i / size as usize) * 8 + i % size as usize;
     let mut black = 0u64;
     let mut white = 0u64;
     let mut count = 0usize;
@@ -79,7 +121,7 @@ pub fn parse_position_prefix(text: &str) -> Result<(Position, usize), ParsePosit
     if text.trim().is_empty() {
         return Err(ParsePositionError::Empty);
     }
-    while count < 64 {
+    while count < squares {
         let Some((column, (_, c))) = chars.next() else {
             return Err(ParsePositionError::TooShort { found: count });
         };
@@ -87,8 +129,8 @@ pub fn parse_position_prefix(text: &str) -> Result<(Position, usize), ParsePosit
             continue;
         }
         match square_color(c) {
-            Some(Some(Color::Black)) => black |= 1 << count,
-            Some(Some(Color::White)) => white |= 1 << count,
+            Some(Some(Color::Black)) => black |= 1 << index(count),
+            Some(Some(Color::White)) => white |= 1 << index(count),
             Some(None) => {}
             None => {
                 return Err(ParsePositionError::BadSquare {
@@ -119,10 +161,16 @@ pub fn parse_position_prefix(text: &str) -> Result<(Position, usize), ParsePosit
 /// `---------------------------OX------XO--------------------------- X`.
 pub fn parse_position(text: &str) -> Result<Position, ParsePositionError> {
     let (position, end) = parse_position_prefix(text)?;
+    check_rest(text, end)?;
+    Ok(position)
+}
+
+/// Nothing but an optional `;` after the side to move.
+fn check_rest(text: &str, end: usize) -> Result<(), ParsePositionError> {
     let rest = text[end..].trim_start();
     let rest = rest.strip_prefix(';').unwrap_or(rest).trim();
     if rest.is_empty() {
-        Ok(position)
+        Ok(())
     } else {
         let column = text.len() - text[end..].trim_start().len();
         Err(ParsePositionError::Trailing {
@@ -132,9 +180,13 @@ pub fn parse_position(text: &str) -> Result<Position, ParsePositionError> {
     }
 }
 
-/// Whether the first 64 non-blank characters of `text` are all board squares: tells a board
-/// string from a transcript (a transcript always has row digits 1-8).
+/// Whether `text` starts with a board: at least 17 board characters (a 4×4 board and its side),
+/// or 64 squares among its first 64 non-blank characters. Tells a board string from a
+/// transcript (a transcript always has row digits 1-8).
 pub fn looks_like_board(text: &str) -> bool {
+    if board_chars(text) >= 17 {
+        return true;
+    }
     let mut squares = text.chars().filter(|c| !c.is_whitespace());
     squares
         .by_ref()
@@ -149,6 +201,8 @@ pub fn looks_like_board(text: &str) -> bool {
 pub struct ObfEntry {
     /// The position to solve.
     pub position: Position,
+    /// The board size (8, or 4 / 6 for a line with 16 / 36 squares).
+    pub size: u8,
     /// Annotated moves with their exact scores, in file order (best first in Edax's files).
     pub moves: Vec<(Move, i32)>,
     /// A bare score annotation (`+NN;`) without a move.
@@ -213,9 +267,10 @@ pub fn parse_obf_line(line: &str) -> Result<Option<ObfEntry>, ParseObfError> {
     if trimmed.is_empty() || trimmed.starts_with('%') {
         return Ok(None);
     }
-    let (position, end) = parse_position_prefix(line)?;
+    let (position, size, end) = parse_sized_position_prefix(line)?;
     let mut entry = ObfEntry {
         position,
+        size,
         moves: Vec::new(),
         score: None,
     };

@@ -67,6 +67,15 @@ pub enum IllegalMoveError {
     /// Neither side can move any more.
     #[error("the game is over")]
     GameOver,
+    /// The square is outside a board smaller than 8×8.
+    #[error("{0} is off the board")]
+    OffBoard(Square),
+    /// During the Reversi placement phase only the empty centre squares can be played.
+    #[error("{0} is not an empty centre square: the first four discs go on the centre")]
+    NotCentre(Square),
+    /// The side to move has placed all of its discs (a limited disc supply).
+    #[error("no discs left to place")]
+    NoDiscsLeft,
 }
 
 /// Why two bitboards do not make a board.

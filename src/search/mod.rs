@@ -12,6 +12,7 @@ pub(crate) mod midgame;
 pub mod probcut;
 pub mod time;
 pub mod tt;
+pub mod variant;
 
 pub use midgame::SELECTIVITY;
 pub use time::{Clock, Limits};
@@ -62,6 +63,27 @@ pub struct SearchResult {
 }
 
 impl SearchResult {
+    /// A result found without searching: `mv` alone as the line, no nodes.
+    pub fn immediate(
+        mv: Move,
+        score: i32,
+        bound: Bound,
+        source: Source,
+        time: Duration,
+    ) -> SearchResult {
+        SearchResult {
+            best_move: mv,
+            score,
+            depth: 0,
+            selectivity: 100,
+            bound,
+            nodes: 0,
+            time,
+            pv: vec![mv],
+            source,
+        }
+    }
+
     /// `depth@selectivity%` as Edax prints it (`12@95%`), `24@100%` for an exact solve and
     /// `24@100%W` for a win/loss/draw solve.
     pub fn depth_text(&self) -> String {

@@ -6,9 +6,10 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::board::notation::{ParseObfError, TranscriptError, looks_like_board};
-use crate::board::{Board, Game, Move, ObfEntry, Position, Rules, parse_obf_line};
+use crate::board::{Board, Game, Move, ObfEntry, Rules, State, parse_obf_line};
 use crate::search::endgame::{EndgameSearch, Solution, SolveMode, Stopped};
 use crate::search::tt::TranspositionTable;
+use crate::search::variant::{EXACT, VariantSearch, exact_line};
 
 /// FFO #40–#49, compiled in: what `iago solve` solves without a file.
 pub const BUILTIN_SUITE: &str = include_str!("ffo40-49.obf");
@@ -94,6 +95,60 @@ impl Solver {
     }
 }
 
+impl Solver {
+    /// Solves `state` under `rules` from an empty hash table: the fast solver for standard
+    /// Othello, the variant search otherwise.
+    pub fn solve_state(&self, rules: &Rules, state: &State) -> Result<SolveReport, Stopped> {
+        if rules.is_standard() {
+            return self.solve(&state.board());
+        }
+        self.stop.store(false, std::sync::atomic::Ordering::Relaxed);
+        self.tt.clear();
+        let start = Instant::now();
+        let solution = self.pool.install(|| {
+            let mut search = VariantSearch::new(*rules, &self.tt, &self.stop).parallel();
+            let wld = self.options.mode == SolveMode::WinLossDraw;
+            let (alpha, beta) = if wld { (-1, 1) } else { (-127, 127) };
+            let raw = search.search(state, EXACT, alpha, beta);
+            if search.aborted() {
+                return Err(Stopped);
+            }
+            let mut nodes = search.nodes;
+            let (score, pv) = if wld {
+                let score = 2 * raw.signum();
+                (score, wld_move(rules, state, &mut search, raw.signum()))
+            } else {
+                (raw, exact_line(*rules, &self.tt, &self.stop, state, raw))
+            };
+            nodes = nodes.max(search.nodes);
+            Ok(Solution { score, pv, nodes })
+        })?;
+        Ok(SolveReport {
+            solution,
+            elapsed: start.elapsed(),
+        })
+    }
+}
+
+/// A move that keeps the win/loss/draw verdict `sign` (the first move of a WLD line).
+fn wld_move(rules: &Rules, state: &State, search: &mut VariantSearch<'_>, sign: i32) -> Vec<Move> {
+    if rules.is_over(state) {
+        return Vec::new();
+    }
+    let moves = rules.moves(state);
+    if moves == 0 {
+        return vec![Move::Pass];
+    }
+    crate::board::Bitboard(moves)
+        .iter()
+        .find(|sq| {
+            let child = rules.play_unchecked(state, sq.index() as usize);
+            (-search.search(&child, EXACT, -1, 1)).signum() == sign
+        })
+        .map(|sq| vec![Move::Play(sq)])
+        .unwrap_or_default()
+}
+
 /// One position of a problem file.
 #[derive(Clone, Debug)]
 pub struct Problem {
@@ -125,10 +180,10 @@ pub enum ProblemLineError {
 }
 
 /// Reads every position of a problem file, skipping blank lines and `%` comments. A line is an
-/// OBF line or a bare board string when its first 64 characters are squares; otherwise it is a
-/// transcript played from the start (e.g. an XOT opening list). A bad line becomes an error and
-/// the others are still read.
-pub fn read_problems(text: &str) -> Vec<Result<Problem, ProblemError>> {
+/// OBF line or a bare board string (16, 36 or 64 squares) when it starts with board
+/// characters; otherwise it is a transcript played from the start of `rules` (e.g. an XOT
+/// opening list). A bad line becomes an error and the others are still read.
+pub fn read_problems(text: &str, rules: Rules) -> Vec<Result<Problem, ProblemError>> {
     text.lines()
         .enumerate()
         .filter_map(|(i, line)| {
@@ -137,10 +192,12 @@ pub fn read_problems(text: &str) -> Vec<Result<Problem, ProblemError>> {
             } else if line.trim().is_empty() || line.trim_start().starts_with('%') {
                 Ok(None)
             } else {
-                Game::from_transcript(Rules::OTHELLO, Position::start(), line)
-                    .map(|game| {
+                let mut game = Game::new(rules);
+                game.play_transcript(line)
+                    .map(|()| {
                         Some(ObfEntry {
                             position: game.position(),
+                            size: rules.size,
                             moves: Vec::new(),
                             score: None,
                         })
