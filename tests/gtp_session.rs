@@ -6,7 +6,8 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::{Engine, game_reaching_a_pass};
-use iago::board::{Color, Game, Move, Position, Rules};
+use iago::board::rules::Goal;
+use iago::board::{Bitboard, Color, Game, Move, Position, Rules};
 
 const LONG: Duration = Duration::from_secs(60);
 
@@ -165,7 +166,7 @@ fn ids_are_echoed_and_errors_change_nothing() {
         ask(&mut engine, "name"),
         (true, String::new(), "Iago".into())
     );
-    let (success, id, text) = ask(&mut engine, "9 boardsize 6");
+    let (success, id, text) = ask(&mut engine, "9 boardsize 5");
     assert!(!success && id == "9" && text.contains("unacceptable size"));
     ok(&mut engine, "play b f5");
     let board = ok(&mut engine, "gogui-rules_board");
@@ -197,7 +198,10 @@ fn ids_are_echoed_and_errors_change_nothing() {
             .lines()
             .any(|l| l == "reg_genmove")
     );
-    assert_eq!(ok(&mut engine, "list_games"), "Othello");
+    assert_eq!(
+        ok(&mut engine, "list_games").lines().next(),
+        Some("Othello")
+    );
     ok(&mut engine, "set_game Othello");
     assert!(!ask(&mut engine, "set_game Chess").0);
     // reg_genmove does not play.
@@ -290,4 +294,287 @@ fn a_missing_or_corrupt_book_only_warns() {
         );
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn color_name(color: Color) -> &'static str {
+    match color {
+        Color::Black => "b",
+        Color::White => "w",
+    }
+}
+
+/// The legal moves of `game` as `gogui-rules_legal_moves` writes them.
+fn legal_text(game: &Game) -> String {
+    if game.is_over() {
+        String::new()
+    } else if game.must_pass() {
+        "pass".into()
+    } else {
+        Bitboard(game.legal_moves())
+            .iter()
+            .map(|s| s.to_string().to_uppercase())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// `B+n`, `W+n` or `0`.
+fn result_text(score: i32) -> String {
+    match score {
+        0 => "0".to_string(),
+        s if s > 0 => format!("B+{s}"),
+        s => format!("W+{}", -s),
+    }
+}
+
+/// Plays `game` to its end with `genmove` for both colours, checking every move and the
+/// engine's legal moves against `game`'s own rules; returns the game.
+fn genmove_to_the_end(engine: &mut Engine, mut game: Game) -> Game {
+    let mut color = game.position().to_move;
+    let mut passes = 0;
+    while passes < 2 {
+        assert_eq!(ok(engine, "gogui-rules_legal_moves"), legal_text(&game));
+        let reply = ok(engine, &format!("genmove {}", color_name(color)));
+        let mv = Move::parse(&reply).unwrap_or_else(|_| panic!("genmove answered '{reply}'"));
+        if mv == Move::Pass {
+            passes += 1;
+            if !game.is_over() {
+                assert!(game.must_pass(), "pass only when forced");
+                game.play(Move::Pass).unwrap();
+            }
+        } else {
+            passes = 0;
+            game.play(mv)
+                .unwrap_or_else(|e| panic!("illegal genmove {mv}: {e}"));
+        }
+        color = color.opposite();
+    }
+    assert!(game.is_over());
+    assert_eq!(ok(engine, "gogui-rules_legal_moves"), "");
+    game
+}
+
+#[test]
+fn boardsize_6_plays_on_the_small_board() {
+    let mut engine = start();
+    let six = Rules {
+        size: 6,
+        ..Rules::OTHELLO
+    };
+    ok(&mut engine, "boardsize 6");
+    ok(&mut engine, "clear_board");
+    assert_eq!(ok(&mut engine, "gogui-rules_board_size"), "6");
+    assert_eq!(ok(&mut engine, "gogui-rules_game_id"), "Othello");
+    let mut game = Game::new(six);
+    assert_eq!(ok(&mut engine, "gogui-rules_legal_moves"), "C2 B3 E4 D5");
+    assert_eq!(
+        ok(&mut engine, "gogui-rules_board"),
+        ". . . . . .\n. . . . . .\n. . O X . .\n. . X O . .\n. . . . . .\n. . . . . ."
+    );
+    let board = ok(&mut engine, "showboard");
+    assert!(
+        board.contains("a b c d e f") && !board.contains(" g"),
+        "{board}"
+    );
+    assert!(board.contains("3 - . O X - - 3"), "{board}");
+    assert!(board.contains("Black to move"), "{board}");
+    // Off the 6x6 board, and a square that flips nothing.
+    for bad in ["play b g7", "play b h8", "play b a1"] {
+        assert!(!ask(&mut engine, bad).0, "{bad}");
+    }
+    ok(&mut engine, "play b c2");
+    game.play(Move::parse("c2").unwrap()).unwrap();
+    assert_eq!(
+        ok(&mut engine, "gogui-rules_legal_moves"),
+        legal_text(&game)
+    );
+    let reply = ok(&mut engine, "genmove w");
+    let mv = Move::parse(&reply).unwrap();
+    game.play(mv)
+        .unwrap_or_else(|e| panic!("genmove w answered {reply}: {e}"));
+    assert_eq!(ok(&mut engine, "gogui-rules_side_to_move"), "black");
+    // undo takes back the generated move.
+    ok(&mut engine, "undo");
+    game.undo();
+    assert_eq!(
+        ok(&mut engine, "gogui-rules_legal_moves"),
+        legal_text(&game)
+    );
+    ok(&mut engine, "play w d2");
+    game.play(Move::parse("d2").unwrap()).unwrap();
+    let game = genmove_to_the_end(&mut engine, game);
+    let expected = result_text(game.final_score_for_black());
+    assert_eq!(ok(&mut engine, "final_score"), expected);
+    assert_eq!(ok(&mut engine, "gogui-rules_final_result"), expected);
+    // clear_board keeps the size; boardsize 8 goes back.
+    ok(&mut engine, "clear_board");
+    assert_eq!(ok(&mut engine, "gogui-rules_board_size"), "6");
+    assert_eq!(ok(&mut engine, "gogui-rules_legal_moves"), "C2 B3 E4 D5");
+    ok(&mut engine, "boardsize 8");
+    assert_eq!(ok(&mut engine, "gogui-rules_legal_moves"), "D3 C4 F5 E6");
+    let errors = engine.stderr_lines();
+    assert!(errors.is_empty(), "{errors:?}");
+}
+
+#[test]
+fn a_whole_4x4_game_by_genmove_with_final_score() {
+    for (name, goal) in [("Othello", Goal::MostDiscs), ("Anti", Goal::FewestDiscs)] {
+        let mut engine = start();
+        ok(&mut engine, &format!("set_game {name}"));
+        ok(&mut engine, "boardsize 4");
+        ok(&mut engine, "clear_board");
+        assert_eq!(ok(&mut engine, "gogui-rules_game_id"), name);
+        assert_eq!(ok(&mut engine, "gogui-rules_board_size"), "4");
+        let rules = Rules {
+            size: 4,
+            goal,
+            ..Rules::OTHELLO
+        };
+        let game = genmove_to_the_end(&mut engine, Game::new(rules));
+        assert!(game.moves().len() >= 4, "{}", game.transcript(true));
+        let score = game.final_score_for_black();
+        assert_eq!(score, rules.final_score_for_black(&game.position()));
+        assert_eq!(ok(&mut engine, "final_score"), result_text(score));
+        assert_eq!(
+            ok(&mut engine, "gogui-rules_final_result"),
+            result_text(score)
+        );
+        let rows = ok(&mut engine, "gogui-rules_board");
+        assert_eq!(rows.lines().count(), 4, "{rows}");
+        assert!(rows.lines().all(|l| l.split(' ').count() == 4), "{rows}");
+        // genmove after the end: pass.
+        assert_eq!(ok(&mut engine, "genmove b"), "pass");
+        let errors = engine.stderr_lines();
+        assert!(errors.is_empty(), "{errors:?}");
+    }
+}
+
+#[test]
+fn set_game_selects_variants_and_list_games_names_them() {
+    let mut engine = start();
+    let games: Vec<String> = ok(&mut engine, "list_games")
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(games, Rules::GAME_NAMES);
+    assert_eq!(games[0], "Othello", "Quarry takes the first game");
+    assert_eq!(ok(&mut engine, "gogui-rules_game_id"), "Othello");
+
+    // Anti on the current (8x8) board.
+    ok(&mut engine, "set_game anti");
+    assert_eq!(ok(&mut engine, "gogui-rules_game_id"), "Anti");
+    assert_eq!(ok(&mut engine, "gogui-rules_board_size"), "8");
+    let anti = Rules {
+        goal: Goal::FewestDiscs,
+        ..Rules::OTHELLO
+    };
+    let mut game = Game::new(anti);
+    ok(&mut engine, "play b f5");
+    game.play(Move::parse("f5").unwrap()).unwrap();
+    for color in [Color::White, Color::Black] {
+        let reply = ok(&mut engine, &format!("genmove {}", color_name(color)));
+        game.play(Move::parse(&reply).unwrap())
+            .unwrap_or_else(|e| panic!("{reply}: {e}"));
+    }
+    assert_eq!(
+        ok(&mut engine, "gogui-rules_legal_moves"),
+        legal_text(&game)
+    );
+
+    // A size in the name changes the size; the same rules again change nothing.
+    ok(&mut engine, "set_game 6x6 anti");
+    assert_eq!(ok(&mut engine, "gogui-rules_board_size"), "6");
+    assert_eq!(ok(&mut engine, "gogui-rules_game_id"), "Anti");
+    ok(&mut engine, "play b c2");
+    let board = ok(&mut engine, "gogui-rules_board");
+    ok(&mut engine, "set_game ANTI");
+    assert_eq!(ok(&mut engine, "gogui-rules_board"), board);
+
+    // Unknown or unsupported games: one line, nothing changes.
+    for bad in [
+        "set_game Chess",
+        "set_game 5x5 othello",
+        "set_game 4x4 reversi-32",
+    ] {
+        let (success, _, text) = ask(&mut engine, bad);
+        assert!(!success, "{bad}");
+        assert!(text.starts_with("unsupported game"), "{bad}: {text}");
+        assert_eq!(text.lines().count(), 1, "{text}");
+    }
+    let (success, _, text) = ask(&mut engine, "boardsize 5");
+    assert_eq!((success, text.as_str()), (false, "unacceptable size"));
+    assert_eq!(ok(&mut engine, "gogui-rules_board"), board);
+    assert_eq!(ok(&mut engine, "gogui-rules_game_id"), "Anti");
+    assert_eq!(ok(&mut engine, "gogui-rules_side_to_move"), "white");
+
+    // Reversi: the first moves fill the centre, without capture.
+    ok(&mut engine, "set_game Reversi");
+    assert_eq!(ok(&mut engine, "gogui-rules_game_id"), "Reversi");
+    assert_eq!(ok(&mut engine, "gogui-rules_legal_moves"), "C3 D3 C4 D4");
+    let reply = ok(&mut engine, "genmove b");
+    assert!(
+        ["C3", "D3", "C4", "D4"].contains(&reply.as_str()),
+        "{reply}"
+    );
+
+    // A limited supply shows in showboard.
+    ok(&mut engine, "set_game Reversi-32");
+    assert_eq!(ok(&mut engine, "gogui-rules_game_id"), "Reversi-32");
+    let board = ok(&mut engine, "showboard");
+    assert!(board.ends_with("discs left: Black 32, White 32"), "{board}");
+
+    // Back to Othello at 8x8.
+    ok(&mut engine, "set_game 8x8 Othello");
+    assert_eq!(ok(&mut engine, "gogui-rules_legal_moves"), "D3 C4 F5 E6");
+    let errors = engine.stderr_lines();
+    assert!(errors.is_empty(), "{errors:?}");
+}
+
+#[test]
+fn reg_genmove_after_an_implied_pass_on_a_small_board() {
+    let rules = Rules {
+        size: 4,
+        ..Rules::OTHELLO
+    };
+    let game = game_reaching_a_pass_on(Game::new(rules)).expect("a 4x4 game with a pass");
+    let mut engine = start();
+    ok(&mut engine, "boardsize 4");
+    for (color, &mv) in game.states().zip(game.moves()) {
+        ok(
+            &mut engine,
+            &format!("play {} {mv}", color_name(color.to_move())),
+        );
+    }
+    assert_eq!(ok(&mut engine, "gogui-rules_legal_moves"), "pass");
+    let other = game.position().to_move.opposite();
+    let board = ok(&mut engine, "gogui-rules_board");
+    let reply = ok(&mut engine, &format!("reg_genmove {}", color_name(other)));
+    let after_pass = {
+        let mut g = game.clone();
+        g.play(Move::Pass).unwrap();
+        g
+    };
+    assert!(
+        after_pass.legal_moves() >> Move::parse(&reply).unwrap().square().unwrap().index() & 1 != 0,
+        "{reply}"
+    );
+    assert_eq!(ok(&mut engine, "gogui-rules_board"), board, "not played");
+    // genmove plays the pass and the move; one undo takes both back.
+    let reply = ok(&mut engine, &format!("genmove {}", color_name(other)));
+    assert_ne!(reply, "pass");
+    ok(&mut engine, "undo");
+    assert_eq!(ok(&mut engine, "gogui-rules_legal_moves"), "pass");
+}
+
+/// The first game (depth first, moves in square order) from `game` that reaches a position
+/// where the side to move must pass.
+fn game_reaching_a_pass_on(game: Game) -> Option<Game> {
+    if game.must_pass() {
+        return Some(game);
+    }
+    Bitboard(game.legal_moves()).iter().find_map(|sq| {
+        let mut next = game.clone();
+        next.play(Move::Play(sq)).unwrap();
+        game_reaching_a_pass_on(next)
+    })
 }

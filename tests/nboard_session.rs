@@ -7,6 +7,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::{Engine, game_reaching_a_pass};
+use iago::board::rules::Goal;
 use iago::board::{Color, Game, Move, Rules};
 
 const LONG: Duration = Duration::from_secs(60);
@@ -125,13 +126,14 @@ fn check_line(line: &str) -> Reply {
     }
 }
 
-/// The GGF NBoard would send for `game`.
+/// The GGF NBoard would send for `game` (`TY` and `BO` in the game's size, `a` for anti).
 fn ggf(game: &Game) -> String {
     let start = game.start();
-    let board: String = start
-        .to_board_string()
+    let rules = game.rules();
+    let board: String = rules
+        .board_string(&start)
         .chars()
-        .take(64)
+        .take(rules.board_squares().count())
         .map(|c| if c == 'X' { '*' } else { c })
         .collect();
     let mover = if start.to_move == Color::Black {
@@ -140,7 +142,9 @@ fn ggf(game: &Game) -> String {
         'O'
     };
     let mut text = format!(
-        "(;GM[Othello]PC[NBoard]DT[2026-11-22 10:00:00 GMT]PB[]PW[]RE[?]TI[15:00]TY[8]BO[8 {board} {mover}]"
+        "(;GM[Othello]PC[NBoard]DT[2026-11-22 10:00:00 GMT]PB[]PW[]RE[?]TI[15:00]TY[{}]BO[{} {board} {mover}]",
+        rules.ggf_type(),
+        rules.size
     );
     let mut color = start.to_move;
     for mv in game.moves() {
@@ -555,4 +559,130 @@ fn the_book_answers_go_and_hint_and_learns() {
         book.len()
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Whether `mv` is legal in `game` under its rules (a pass only when forced).
+fn legal_in(game: &Game, mv: Move) -> bool {
+    match mv {
+        Move::Pass => game.must_pass(),
+        Move::Play(sq) => game.legal_moves() >> sq.index() & 1 != 0,
+    }
+}
+
+#[test]
+fn a_whole_4x4_anti_game() {
+    let mut gui = Gui::start();
+    let anti = Rules {
+        size: 4,
+        goal: Goal::FewestDiscs,
+        ..Rules::OTHELLO
+    };
+    let mut game = Game::new(anti);
+    let mut passes = 0;
+    while !game.is_over() {
+        let Reply::Move { mv, eval } = gui.go(&game, 4) else {
+            unreachable!()
+        };
+        assert!(eval.is_some());
+        assert!(
+            legal_in(&game, mv),
+            "{mv} in {} ({})",
+            game.transcript(true),
+            ggf(&game)
+        );
+        passes += usize::from(mv == Move::Pass);
+        game.play(mv).unwrap();
+    }
+    assert!(
+        game.moves().len() - passes >= 4,
+        "{}",
+        game.transcript(true)
+    );
+    // hint at the end and in the middle of the game: legal moves only.
+    let mut middle = game.clone();
+    while middle.moves().len() > 3 {
+        middle.undo();
+    }
+    let hints = gui.hint(&middle, 3, 4);
+    let firsts: Vec<Move> = hints
+        .iter()
+        .filter_map(|r| match r {
+            Reply::Hint { first, book, .. } => {
+                assert!(!book, "no book for variants");
+                Some(*first)
+            }
+            _ => None,
+        })
+        .collect();
+    assert!(!firsts.is_empty(), "{hints:?}");
+    assert!(firsts.iter().all(|&m| legal_in(&middle, m)), "{hints:?}");
+    let errors = gui.engine.stderr_lines();
+    assert!(errors.is_empty(), "{errors:?}");
+}
+
+#[test]
+fn set_game_reads_6x6_boards_and_refuses_unsupported_types() {
+    let mut gui = Gui::start();
+    // As NBoard writes it: TY[6], BO[6 <36 squares> <mover>], then the moves.
+    let text = "(;GM[Othello]PC[NBoard]DT[2026-11-22 10:00:00 GMT]PB[]PW[]RE[?]TI[15:00]TY[6]\
+                BO[6 --------------O*----*O-------------- *]B[C2]W[D2];)";
+    let six = Rules {
+        size: 6,
+        ..Rules::OTHELLO
+    };
+    let game = Game::from_transcript(six, six.start_position(), "c2d2").unwrap();
+    gui.engine.send(&format!("set game {text}"));
+    gui.sent = Some(game.clone());
+    gui.depth = Some(3);
+    gui.engine.send("set depth 3");
+    gui.ping += 1;
+    gui.engine.send(&format!("ping {}", gui.ping));
+    gui.engine.send("go");
+    let replies = gui.replies(|r| matches!(r, Reply::Move { .. }));
+    let Some(Reply::Move { mv, .. }) = replies.last() else {
+        panic!("{replies:?}")
+    };
+    assert!(legal_in(&game, *mv), "{mv}");
+
+    // `move` under the 6x6 rules, then go for White.
+    let mut next = game.clone();
+    next.play(*mv).unwrap();
+    let Reply::Move { mv, .. } = gui.go(&next, 3) else {
+        unreachable!()
+    };
+    assert!(legal_in(&next, mv), "{mv}");
+    gui.engine.until(LONG, |l| l.starts_with("nodestats"));
+
+    // Unsupported types: one log line each, and the 6x6 game (`next`) stays.
+    let unsupported = [
+        "(;GM[Othello]TY[s8]BO[8 ---------------------------O*------*O--------------------------- *];)",
+        "(;GM[Othello]TY[10];)",
+        "(;GM[Othello]TY[8k]BO[8 ---------------------------O*------*O--------------------------- *];)",
+        "(;GM[Othello]BO[5 ------------O*---------- *];)",
+    ];
+    for text in unsupported {
+        gui.engine.send(&format!("set game {text}"));
+    }
+    gui.ping += 1;
+    gui.engine.send(&format!("ping {}", gui.ping));
+    let lines = gui
+        .engine
+        .until(Duration::from_secs(5), |l| l.starts_with("pong"));
+    assert_eq!(lines, vec![format!("pong {}", gui.ping)], "stdout is clean");
+    gui.engine.send("go");
+    let lines = gui.engine.until(LONG, |l| l.starts_with("==="));
+    let Reply::Move { mv, .. } = check_line(lines.last().unwrap()) else {
+        unreachable!()
+    };
+    assert!(legal_in(&next, mv), "{mv} after {}", next.transcript(true));
+    std::thread::sleep(Duration::from_millis(100));
+    let errors = gui.engine.stderr_lines();
+    assert_eq!(errors.len(), unsupported.len(), "one line each: {errors:?}");
+    for (line, ty) in errors.iter().zip(["TY[s8]", "TY[10]", "TY[8k]", "BO[5"]) {
+        assert!(
+            line.contains("ignored set game") && line.contains(ty),
+            "{line}"
+        );
+        assert!(line.contains("synchro") || !ty.contains('s'), "{line}");
+    }
 }

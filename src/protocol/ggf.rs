@@ -1,5 +1,16 @@
 //! GGF games (`(;GM[Othello]…BO[8 … *]B[F5]W[D6/0.50/1.2];)`), read leniently as GUIs and
 //! servers write them, and written the way NBoard does.
+//!
+//! The rules of a game are carried by its `TY` tag and its start position ([`GgfGame::rules`]):
+//! - `TY` gives the board size (4, 6 or 8) and flags: `a` (anti: fewest discs wins) is played;
+//!   `b`/`w` (fixed colours) and `r<n>` (random start discs, which `BO` spells out) change
+//!   nothing here; `s` (synchro), `k` (komi) and any other flag or size are refused;
+//! - `BO[n <n² squares> <mover>]` is the start, for n = 4, 6 or 8 (the same n as `TY`);
+//! - GGF has no tag for the historical Reversi start, so it is inferred: a start position whose
+//!   discs all stand on the centre squares while one of them is still empty (the empty board
+//!   included) is a Reversi (placement) start, where the next moves fill the centre. A set-up
+//!   position with discs elsewhere is Othello even with an empty centre square. Disc supplies
+//!   (Reversi's 32 discs) cannot be written in GGF and are not read.
 
 use std::fmt;
 use std::time::Duration;
@@ -14,7 +25,8 @@ use nom::multi::many0;
 use nom::sequence::{delimited, preceded};
 use thiserror::Error;
 
-use crate::board::{Color, Game, IllegalMoveError, Move, Position, Rules};
+use crate::board::rules::{Goal, Opening};
+use crate::board::{Color, Game, IllegalMoveError, Move, Position, Rules, Square};
 
 /// A move with the evaluation and time a GUI or server attached to it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -179,17 +191,22 @@ pub enum GgfError {
         /// Why.
         reason: IllegalMoveError,
     },
-    /// A game type the engine does not play.
-    #[error("unsupported game type TY[{0}]: only 8x8 Othello (TY[8])")]
+    /// A game type the engine does not play (the text says which and why).
+    #[error("unsupported game {0}")]
     Unsupported(String),
 }
+
+/// What this version plays, for the [`GgfError::Unsupported`] messages.
+const PLAYABLE: &str = "Iago plays TY[4], TY[6] and TY[8], optionally with the anti flag (a)";
 
 /// A parsed GGF game.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GgfGame {
-    /// Every tag but `BO`, `B` and `W`, in order (`TY`, `TI`, `PB`, unknown ones…).
+    /// Every tag but `BO`, `B` and `W`, in order (`TY`, `TI`, `PB`, unknown ones…). `TY`
+    /// carries the board size and the goal (see [`GgfGame::rules`]); without it the game is 8×8.
     pub tags: Vec<(String, String)>,
-    /// The start position (`BO`, or the standard start).
+    /// The start position (`BO`, or the start of the `TY` size). A small board lies in the
+    /// top-left corner (6×6: a1..f6).
     pub start: Position,
     /// The moves with their colours as tagged.
     pub moves: Vec<(Color, MoveItem)>,
@@ -255,9 +272,11 @@ impl GgfGame {
             start: Position::start(),
             moves: Vec::new(),
         };
+        let mut board: Option<(Position, u8)> = None;
+        let mut game_type: Option<(u8, Goal)> = None;
         for (name, value) in pairs {
             match name.as_str() {
-                "BO" => result.start = parse_board(&value)?,
+                "BO" => board = Some(parse_board(&value)?),
                 "B" | "W" => {
                     let color = if name == "B" {
                         Color::Black
@@ -269,19 +288,87 @@ impl GgfGame {
                     result.moves.push((color, item));
                 }
                 "TY" => {
-                    let digits: String = value.chars().filter(|c| c.is_ascii_digit()).collect();
-                    let flags_ok = value
-                        .chars()
-                        .all(|c| c.is_ascii_digit() || c == 'b' || c == 'w');
-                    if digits != "8" || !flags_ok {
-                        return Err(GgfError::Unsupported(value));
-                    }
+                    game_type = Some(parse_type(&value)?);
                     result.tags.push((name, value));
                 }
                 _ => result.tags.push((name, value)),
             }
         }
+        match (game_type, board) {
+            (Some((size, _)), Some((_, bo_size))) if size != bo_size => {
+                return Err(GgfError::Board(
+                    format!("{bo_size} …"),
+                    format!("the board is {bo_size}x{bo_size} but TY says {size}x{size}"),
+                ));
+            }
+            (_, Some((start, bo_size))) => {
+                result.start = start;
+                if game_type.is_none() && bo_size != 8 {
+                    // The size is kept in the tags, where `rules` and `Display` find it.
+                    result.tags.push(("TY".into(), bo_size.to_string()));
+                }
+            }
+            (Some((size, _)), None) => {
+                result.start = Rules {
+                    size,
+                    ..Rules::OTHELLO
+                }
+                .start_position();
+            }
+            (None, None) => {}
+        }
         Ok(result)
+    }
+
+    /// A GGF of `game` with the tags `GM[Othello]` and `TY`, its start and its moves (passes
+    /// written as `PA`).
+    pub fn from_game(game: &Game) -> GgfGame {
+        let mut ggf = GgfGame {
+            tags: vec![("GM".into(), "Othello".into())],
+            start: game.start(),
+            moves: Vec::new(),
+        };
+        ggf.set_rules(game.rules());
+        ggf.moves = game
+            .states()
+            .zip(game.moves())
+            .map(|(state, &mv)| (state.to_move(), MoveItem::new(mv)))
+            .collect();
+        ggf
+    }
+
+    /// The rules: size and goal from `TY` (8×8 Othello without it), the Reversi start when the
+    /// start position's discs are all on a centre not yet full (see the module docs),
+    /// unlimited discs.
+    pub fn rules(&self) -> Result<Rules, GgfError> {
+        let (size, goal) = self
+            .tag("TY")
+            .map_or(Ok((8, Goal::MostDiscs)), parse_type)?;
+        let mut rules = Rules {
+            size,
+            goal,
+            ..Rules::OTHELLO
+        };
+        // A Reversi game has all its discs on the centre until the centre is full; a set-up
+        // Othello position with an empty centre square and discs elsewhere stays Othello.
+        let discs = self.start.board.player | self.start.board.opponent;
+        if discs & !rules.centre() == 0 && rules.centre() & !discs != 0 {
+            rules.opening = Opening::Placement;
+        }
+        rules
+            .check_supported()
+            .map_err(|e| GgfError::Unsupported(e.to_string()))?;
+        Ok(rules)
+    }
+
+    /// Writes `rules` into the `TY` tag (replacing it, or added after the other tags). The
+    /// opening is not written: GGF tells it by the start position; neither is a disc supply.
+    pub fn set_rules(&mut self, rules: Rules) {
+        let value = rules.ggf_type();
+        match self.tags.iter_mut().find(|(n, _)| n == "TY") {
+            Some((_, v)) => *v = value,
+            None => self.tags.push(("TY".into(), value)),
+        }
     }
 
     /// The value of a tag (`PB`, `TI`, …).
@@ -292,10 +379,12 @@ impl GgfGame {
             .map(|(_, v)| v.as_str())
     }
 
-    /// Replays the moves from the start. A move tagged for the colour not to move stands for an
-    /// omitted pass, which is inserted.
+    /// Replays the moves from the start under [`GgfGame::rules`]. A move tagged for the colour
+    /// not to move stands for an omitted pass, which is inserted.
     pub fn game(&self) -> Result<Game, GgfError> {
-        let mut game = Game::from_position(Rules::OTHELLO, self.start);
+        let rules = self.rules()?;
+        let mut game = Game::try_from_position(rules, self.start)
+            .map_err(|e| GgfError::Board(String::new(), e.to_string()))?;
         for (index, &(color, item)) in self.moves.iter().enumerate() {
             let illegal = |reason| GgfError::Illegal {
                 index: index + 1,
@@ -342,17 +431,69 @@ fn abbreviate(text: &str) -> String {
     }
 }
 
-/// `BO[8 <64 squares> <mover>]`: `*` `x` `X` `b` Black, `O` `o` `0` `w` White, `-` `.` `_` or a space
-/// empty, whitespace between squares allowed.
-fn parse_board(value: &str) -> Result<Position, GgfError> {
+/// `TY[…]`: the size and the goal, e.g. `8`, `6a`, `s8r20` (the flags may stand before or
+/// after the size). See the module docs for the flags.
+fn parse_type(value: &str) -> Result<(u8, Goal), GgfError> {
+    let unsupported = |why: String| {
+        Err(GgfError::Unsupported(format!(
+            "TY[{value}]: {why}; {PLAYABLE}"
+        )))
+    };
+    let mut size: Option<String> = None;
+    let mut goal = Goal::MostDiscs;
+    let mut chars = value
+        .trim()
+        .chars()
+        .map(|c| c.to_ascii_lowercase())
+        .peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '0'..='9' if size.is_none() => {
+                let mut digits = String::from(c);
+                while let Some(d) = chars.next_if(char::is_ascii_digit) {
+                    digits.push(d);
+                }
+                size = Some(digits);
+            }
+            'a' => goal = Goal::FewestDiscs,
+            // Fixed colours: nothing to play differently.
+            'b' | 'w' => {}
+            // Random start discs: the start is in BO.
+            'r' => while chars.next_if(char::is_ascii_digit).is_some() {},
+            's' => return unsupported("synchro games (s) are not supported".into()),
+            'k' => return unsupported("komi games (k) are not supported".into()),
+            c => return unsupported(format!("'{c}' is not a flag Iago knows")),
+        }
+    }
+    let size = match size.as_deref() {
+        Some("4") => 4,
+        Some("6") => 6,
+        Some("8") => 8,
+        None => return unsupported("no board size".into()),
+        Some("88") => return unsupported("octagon boards are not supported".into()),
+        Some(d) => return unsupported(format!("{d}x{d} boards are not supported")),
+    };
+    Ok((size, goal))
+}
+
+/// `BO[n <n² squares> <mover>]` for n = 4, 6, 8: `*` `x` `X` `b` Black, `O` `o` `0` `w` White,
+/// `-` `.` `_` or a space empty, whitespace between squares allowed. The squares fill the
+/// top-left n×n corner of the 8×8 board, row by row. Returns the position and n.
+fn parse_board(value: &str) -> Result<(Position, u8), GgfError> {
     let bad = |why: &str| GgfError::Board(abbreviate(value), why.to_string());
     let value = value.trim();
     let (size, rest) = value
         .split_once(char::is_whitespace)
         .ok_or_else(|| bad("no board after the size"))?;
-    if size != "8" {
-        return Err(GgfError::Unsupported(format!("BO size {size}")));
-    }
+    let size: u8 = match size {
+        "4" => 4,
+        "6" => 6,
+        "8" => 8,
+        _ => {
+            return Err(GgfError::Unsupported(format!("BO[{size} …]: {PLAYABLE}")));
+        }
+    };
+    let count = usize::from(size) * usize::from(size);
     let rest = rest.trim_start();
     let (squares, mover) = rest
         .trim_end()
@@ -360,19 +501,21 @@ fn parse_board(value: &str) -> Result<Position, GgfError> {
         .ok_or_else(|| bad("no side to move"))?;
     let compact: String = squares.chars().filter(|c| !c.is_whitespace()).collect();
     // Squares written with separators, or spaces standing for empty squares.
-    let squares = if compact.chars().count() == 64 {
+    let squares = if compact.chars().count() == count {
         compact
     } else {
         squares.to_string()
     };
-    if squares.chars().count() != 64 {
-        return Err(bad("expected 64 squares"));
+    if squares.chars().count() != count {
+        return Err(bad(&format!("expected {count} squares")));
     }
     let (mut black, mut white) = (0u64, 0u64);
     for (i, c) in squares.chars().enumerate() {
+        let (row, col) = ((i / usize::from(size)) as u8, (i % usize::from(size)) as u8);
+        let bit = Square::from_coords(row, col).map_or(0, |sq| 1u64 << sq.index());
         match c {
-            '*' | 'x' | 'X' | 'b' | 'B' => black |= 1 << i,
-            'O' | 'o' | '0' | 'w' | 'W' => white |= 1 << i,
+            '*' | 'x' | 'X' | 'b' | 'B' => black |= bit,
+            'O' | 'o' | '0' | 'w' | 'W' => white |= bit,
             '-' | '.' | '_' | ' ' => {}
             _ => return Err(bad(&format!("'{c}' is not a square"))),
         }
@@ -382,7 +525,9 @@ fn parse_board(value: &str) -> Result<Position, GgfError> {
         "O" | "o" | "0" | "w" | "W" => Color::White,
         _ => return Err(bad("the side to move must be * or O")),
     };
-    Position::from_colors(black, white, to_move).map_err(|_| bad("overlapping discs"))
+    let position =
+        Position::from_colors(black, white, to_move).map_err(|_| bad("overlapping discs"))?;
+    Ok((position, size))
 }
 
 /// Escapes `]` and `\` in a tag value.
@@ -391,26 +536,35 @@ fn escape(value: &str) -> String {
 }
 
 impl fmt::Display for GgfGame {
-    /// One line: `(;GM[Othello]…TY[8]BO[8 … *]B[F5]…;)`, tags in their order, then the board and
-    /// the moves.
+    /// One line: `(;GM[Othello]…TY[8]BO[8 … *]B[F5]…;)`, tags in their order, then the board (in
+    /// the size of `TY`) and the moves.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "(;")?;
         for (name, value) in &self.tags {
             write!(f, "{name}[{}]", escape(value))?;
         }
-        let board: String = self
-            .start
-            .to_board_string()
-            .chars()
-            .take(64)
-            .map(|c| if c == 'X' { '*' } else { c })
+        let size = self
+            .tag("TY")
+            .and_then(|ty| parse_type(ty).ok())
+            .map_or(8, |(size, _)| size);
+        let rules = Rules {
+            size,
+            ..Rules::OTHELLO
+        };
+        let board: String = rules
+            .board_squares()
+            .map(|sq| match self.start.disc(sq) {
+                Some(Color::Black) => '*',
+                Some(Color::White) => 'O',
+                None => '-',
+            })
             .collect();
         let mover = if self.start.to_move == Color::Black {
             '*'
         } else {
             'O'
         };
-        write!(f, "BO[8 {board} {mover}]")?;
+        write!(f, "BO[{size} {board} {mover}]")?;
         for (color, item) in &self.moves {
             let name = if *color == Color::Black { 'B' } else { 'W' };
             write!(f, "{name}[{item}]")?;
@@ -469,9 +623,44 @@ mod tests {
             GgfGame::parse("(;TY[10];)"),
             Err(GgfError::Unsupported(_))
         ));
+        for ty in [
+            "s8",
+            "8s",
+            "5",
+            "88",
+            "8k",
+            "8q",
+            "",
+            "a",
+            "8 8",
+            "99999999999",
+        ] {
+            let err = GgfGame::parse(&format!("(;TY[{ty}];)")).unwrap_err();
+            assert!(matches!(err, GgfError::Unsupported(_)), "TY[{ty}]: {err}");
+            assert!(err.to_string().contains(&format!("TY[{ty}]")), "{err}");
+        }
+        assert_eq!(
+            GgfGame::parse("(;TY[s8r20];)").unwrap_err().to_string(),
+            "unsupported game TY[s8r20]: synchro games (s) are not supported; Iago plays TY[4], \
+             TY[6] and TY[8], optionally with the anti flag (a)"
+        );
+        assert_eq!(
+            GgfGame::parse("(;TY[10];)").unwrap_err().to_string(),
+            "unsupported game TY[10]: 10x10 boards are not supported; Iago plays TY[4], TY[6] \
+             and TY[8], optionally with the anti flag (a)"
+        );
         assert!(matches!(
-            GgfGame::parse("(;TY[8a];)"),
+            GgfGame::parse("(;BO[10 ---- *];)"),
             Err(GgfError::Unsupported(_))
+        ));
+        // The sizes of TY and BO must agree.
+        assert!(matches!(
+            GgfGame::parse("(;TY[8]BO[4 -----OX--XO----- *];)"),
+            Err(GgfError::Board(..))
+        ));
+        assert!(matches!(
+            GgfGame::parse("(;BO[6 ---- *];)"),
+            Err(GgfError::Board(..))
         ));
         assert!(matches!(
             GgfGame::parse("garbage"),
@@ -485,6 +674,182 @@ mod tests {
             GgfGame::parse("(;B[Z9];)"),
             Err(GgfError::MoveItem(_))
         ));
+    }
+
+    /// Plays the first legal move (or a pass) `n` times.
+    fn first_moves(rules: Rules, n: usize) -> Game {
+        let mut game = Game::new(rules);
+        for _ in 0..n {
+            if game.is_over() {
+                break;
+            }
+            let moves = game.legal_moves();
+            let mv = match moves {
+                0 => Move::Pass,
+                m => Move::Play(Square::from_index_unchecked(m.trailing_zeros() as u8)),
+            };
+            game.play(mv).unwrap();
+        }
+        game
+    }
+
+    #[test]
+    fn variants_round_trip_through_ty_and_bo() {
+        for size in Rules::SIZES {
+            for goal in [Goal::MostDiscs, Goal::FewestDiscs] {
+                for opening in [Opening::Cross, Opening::Placement] {
+                    let rules = Rules {
+                        size,
+                        opening,
+                        discs_per_player: None,
+                        goal,
+                    };
+                    // Through the placement phase and into captures.
+                    let game = first_moves(rules, 7);
+                    let ggf = GgfGame::from_game(&game);
+                    let text = ggf.to_string();
+                    assert!(
+                        text.contains(&format!("TY[{}]", rules.ggf_type())),
+                        "{text}"
+                    );
+                    let squares = usize::from(size) * usize::from(size);
+                    let bo = format!("BO[{size} ");
+                    let at = text.find(&bo).expect("a BO tag") + bo.len();
+                    assert_eq!(&text[at + squares..at + squares + 3], " *]", "{text}");
+                    let parsed = GgfGame::parse(&text).unwrap();
+                    assert_eq!(parsed, ggf, "{text}");
+                    assert_eq!(parsed.rules(), Ok(rules), "{text}");
+                    assert_eq!(parsed.game().unwrap(), game, "{text}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn small_and_anti_boards_as_nboard_writes_them() {
+        let text =
+            "(;GM[Othello]PC[NBoard]TY[6]BO[6 --------------O*----*O-------------- *]B[C2]W[D2];)";
+        let g = GgfGame::parse(text).unwrap();
+        let six = Rules {
+            size: 6,
+            ..Rules::OTHELLO
+        };
+        assert_eq!(g.rules(), Ok(six));
+        assert_eq!(g.start, six.start_position());
+        let game = g.game().unwrap();
+        assert_eq!(game.rules(), six);
+        assert_eq!(game.transcript(false), "c2d2");
+        assert_eq!(g.to_string(), text);
+        // A move off the 6x6 board is illegal.
+        let err = GgfGame::parse(&text.replace("W[D2]", "W[G7]"))
+            .unwrap()
+            .game()
+            .unwrap_err();
+        assert!(
+            matches!(
+                err,
+                GgfError::Illegal {
+                    index: 2,
+                    reason: IllegalMoveError::OffBoard(_),
+                    ..
+                }
+            ),
+            "{err}"
+        );
+
+        // 4x4 anti, squares with spaces and x/o.
+        let g = GgfGame::parse("(;TY[4a]BO[4 ---- -ox- -xo- ---- x]B[b1];)").unwrap();
+        let anti = Rules {
+            size: 4,
+            goal: Goal::FewestDiscs,
+            ..Rules::OTHELLO
+        };
+        assert_eq!(g.rules(), Ok(anti));
+        assert_eq!(g.game().unwrap().position().black().count(), 4);
+        assert!(
+            g.to_string()
+                .contains("TY[4a]BO[4 -----O*--*O----- *]B[B1]")
+        );
+        // Flags in GGS order and fixed colours change nothing.
+        for ty in ["a4", "4ab", "4r4a"] {
+            let text = format!("(;TY[{ty}]BO[4 -----O*--*O----- *];)");
+            assert_eq!(GgfGame::parse(&text).unwrap().rules(), Ok(anti), "{ty}");
+        }
+
+        // Without TY the size of BO is kept as a TY tag.
+        let g = GgfGame::parse("(;BO[4 -----O*--*O----- O];)").unwrap();
+        assert_eq!(g.tag("TY"), Some("4"));
+        assert_eq!(g.start.to_move, Color::White);
+        assert_eq!(g.rules().unwrap().size, 4);
+        // TY without BO: that size's start.
+        let g = GgfGame::parse("(;TY[6a];)").unwrap();
+        assert_eq!(g.start, six.start_position());
+        assert_eq!(g.rules().unwrap().goal, Goal::FewestDiscs);
+    }
+
+    #[test]
+    fn an_empty_centre_is_the_reversi_start() {
+        let text = "(;TY[6]BO[6 ------------------------------------ *]B[C3]W[D4]B[D3];)";
+        let g = GgfGame::parse(text).unwrap();
+        let rules = g.rules().unwrap();
+        assert_eq!(rules.opening, Opening::Placement);
+        assert_eq!(rules.size, 6);
+        let game = g.game().unwrap();
+        assert_eq!(game.position().black().count(), 2);
+        assert_eq!(game.position().white().count(), 1);
+        // Outside the centre during the placement phase: illegal.
+        let err = GgfGame::parse(&text.replace("B[D3]", "B[A1]"))
+            .unwrap()
+            .game()
+            .unwrap_err();
+        assert!(
+            matches!(
+                err,
+                GgfError::Illegal {
+                    reason: IllegalMoveError::NotCentre(_),
+                    ..
+                }
+            ),
+            "{err}"
+        );
+        // The standard start stays standard Othello, and so does a set-up position with an
+        // empty centre square but discs elsewhere.
+        let g = GgfGame::parse(NBOARD).unwrap();
+        assert_eq!(g.rules(), Ok(Rules::OTHELLO));
+        let setup = format!("(;TY[8]BO[8 *O{} *];)", "-".repeat(62));
+        assert_eq!(GgfGame::parse(&setup).unwrap().rules(), Ok(Rules::OTHELLO));
+    }
+
+    #[test]
+    fn bad_sized_games_never_panic() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let alphabet = b"*O-xo. 0468a]s[r/\\BW;()9";
+        for case in 0..3000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let len = (seed % 40) as usize;
+            let junk: String = (0..len)
+                .map(|i| alphabet[((seed >> (i % 50)) as usize + i) % alphabet.len()] as char)
+                .collect();
+            let size = [4, 6, 8, 5][case % 4];
+            let squares: String = (0..size * size)
+                .map(|i| ['-', '*', 'O'][((seed >> (i % 60)) % 3) as usize])
+                .collect();
+            for text in [
+                format!("(;TY[{junk}]BO[{size} {squares} *];)"),
+                format!("(;TY[{size}a]BO[{size} {squares} {junk}];)"),
+                format!("(;TY[{size}]BO[{size} {junk}]B[{junk}];)"),
+                format!("(;TY[{size}]BO[{size} {squares} O]B[A1]W[{junk}];)"),
+            ] {
+                if let Ok(g) = GgfGame::parse(&text) {
+                    let _ = g.rules();
+                    let _ = g.game();
+                    let again = GgfGame::parse(&g.to_string());
+                    assert!(again.is_ok(), "{text} -> {g}");
+                }
+            }
+        }
     }
 
     #[test]

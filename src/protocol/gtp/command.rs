@@ -420,6 +420,8 @@ mod tests {
             Kind::FinalScore,
             Kind::ListGames,
             Kind::SetGame("Othello".into()),
+            Kind::SetGame("6x6 anti".into()),
+            Kind::BoardSize(6),
             Kind::RulesGameId,
             Kind::RulesBoardSize,
             Kind::RulesLegalMoves,

@@ -3,6 +3,11 @@
 //! `genmove` searches on a worker thread; the reader keeps reading, so `quit` or the end of the
 //! input stop the search at once. Any other command waits for the search to finish, keeping
 //! GTP's one-reply-per-command order. A failed command (`? message`) leaves the state unchanged.
+//!
+//! Rule variants: `boardsize 4|6|8` changes the size, `set_game <name>` the rule set (names as
+//! [`Rules`] reads them: `Othello`, `Reversi`, `Anti`, `6x6 anti`, …; `list_games` lists them,
+//! `gogui-rules_game_id` names the current one). Both start a new game. Every other command
+//! works under the current rules.
 
 pub mod command;
 pub mod response;
@@ -14,7 +19,7 @@ pub use command::{COMMANDS, Command, Kind, ParseError};
 pub use response::Response;
 
 use super::{EngineSlot, Output, Settings};
-use crate::board::{Color, Move, Position};
+use crate::board::{Bitboard, Color, Game, Move, Rules};
 use crate::engine::Engine;
 use crate::search::{Clock, Limits};
 
@@ -45,10 +50,9 @@ fn vertex(mv: Move) -> String {
     }
 }
 
-/// `B+n`, `W+n` or `0` for a finished game (empties to the winner).
-fn result_text(position: &Position) -> String {
-    let score = position.final_score_for_black();
-    match score {
+/// `B+n`, `W+n` or `0` for a finished game, scored by its rules (empties to the winner).
+fn result_text(game: &Game) -> String {
+    match game.final_score_for_black() {
         0 => "0".into(),
         s if s > 0 => format!("B+{s}"),
         s => format!("W+{}", -s),
@@ -122,8 +126,10 @@ impl Session {
     /// Runs a command; `None` when a worker answers it later (`genmove`).
     fn execute(&mut self, kind: Kind, id: Option<u32>) -> Option<Result<String, String>> {
         let engine = self.slot.get();
-        let position = engine.game().position();
-        let board = position.board;
+        let game = engine.game();
+        let rules = game.rules();
+        let state = game.state();
+        let position = state.position;
         Some(match kind {
             Kind::ProtocolVersion => Ok("2".into()),
             Kind::Name => Ok("Iago".into()),
@@ -133,8 +139,17 @@ impl Session {
                 .any(|c| c.eq_ignore_ascii_case(&name))
                 .to_string()),
             Kind::ListCommands => Ok(COMMANDS.join("\n")),
-            Kind::BoardSize(8) => Ok(String::new()),
-            Kind::BoardSize(_) => Err("unacceptable size".into()),
+            Kind::BoardSize(size) => {
+                let Some(size) = Rules::SIZES.into_iter().find(|&s| u32::from(s) == size) else {
+                    return Some(Err("unacceptable size".into()));
+                };
+                if size == rules.size {
+                    // Nothing changes (as before variants: Quarry sends `boardsize 8` first).
+                    return Some(Ok(String::new()));
+                }
+                self.set_rules(Rules { size, ..rules })
+                    .map_err(|e| format!("unacceptable size: {e}"))
+            }
             Kind::ClearBoard => {
                 // A new game starts from an empty hash table, so that a game does not depend
                 // on the ones before it.
@@ -173,32 +188,46 @@ impl Session {
                 self.time_left[index(color)] = Some((time, stones));
                 Ok(String::new())
             }
-            Kind::ShowBoard => Ok(format!(
-                "\n{}\n{} to move",
-                position.grid(true),
-                position.to_move
-            )),
+            Kind::ShowBoard => {
+                let mut text = format!(
+                    "\n{}\n{} to move",
+                    rules.grid(&state, true),
+                    position.to_move
+                );
+                if rules.discs_per_player.is_some() {
+                    text.push_str(&format!(
+                        "\ndiscs left: Black {}, White {}",
+                        state.left_of(Color::Black),
+                        state.left_of(Color::White)
+                    ));
+                }
+                Ok(text)
+            }
             Kind::FinalScore | Kind::RulesFinalResult => {
-                if board.is_game_over() {
-                    Ok(result_text(&position))
+                if game.is_over() {
+                    Ok(result_text(game))
                 } else if kind == Kind::RulesFinalResult {
                     Ok("unknown".into())
                 } else {
                     Err("the game is not over".into())
                 }
             }
-            Kind::ListGames => Ok("Othello".into()),
-            Kind::SetGame(name) if name.eq_ignore_ascii_case("othello") => Ok(String::new()),
-            Kind::SetGame(name) => Err(format!("unsupported game '{name}': only Othello")),
-            Kind::RulesGameId => Ok("Othello".into()),
-            Kind::RulesBoardSize => Ok("8".into()),
-            Kind::RulesLegalMoves => Ok(if board.is_game_over() {
+            Kind::ListGames => Ok(Rules::GAME_NAMES.join("\n")),
+            Kind::SetGame(name) => match game_rules(&name, rules.size) {
+                Ok(chosen) if chosen == rules => Ok(String::new()),
+                Ok(chosen) => self
+                    .set_rules(chosen)
+                    .map_err(|e| format!("unsupported game: {e}")),
+                Err(e) => Err(format!("unsupported game: {e}")),
+            },
+            Kind::RulesGameId => Ok(game_name(rules)),
+            Kind::RulesBoardSize => Ok(rules.size.to_string()),
+            Kind::RulesLegalMoves => Ok(if game.is_over() {
                 String::new()
-            } else if board.must_pass() {
+            } else if game.must_pass() {
                 "pass".into()
             } else {
-                board
-                    .legal_moves()
+                Bitboard(game.legal_moves())
                     .iter()
                     .map(|s| s.to_string().to_uppercase())
                     .collect::<Vec<_>>()
@@ -208,20 +237,29 @@ impl Session {
                 Color::Black => "black".into(),
                 Color::White => "white".into(),
             }),
-            Kind::RulesBoard => Ok(format!("\n{}", rows(&position))),
+            Kind::RulesBoard => Ok(format!("\n{}", rows(game))),
             Kind::Quit => unreachable!("handled before"),
         })
+    }
+
+    /// Switches to `rules` (a new game, an empty hash table); unsupported rules change nothing.
+    fn set_rules(&mut self, rules: Rules) -> Result<String, String> {
+        let engine = self.slot.get();
+        engine.set_rules(rules).map_err(|e| e.to_string())?;
+        engine.clear_hash();
+        self.history.clear();
+        Ok(String::new())
     }
 
     /// Plays `mv` for `color`. When `color` is not to move and the side to move must pass, the
     /// pass is played first.
     fn play(&mut self, color: Color, mv: Move) -> Result<String, String> {
         let engine = self.slot.get();
-        let position = engine.game().position();
+        let to_move = engine.game().position().to_move;
         let mut added = 0;
-        if color != position.to_move {
-            if !position.board.must_pass() {
-                return Err(format!("illegal move: {} is to move", position.to_move));
+        if color != to_move {
+            if !engine.game().must_pass() {
+                return Err(format!("illegal move: {to_move} is to move"));
             }
             if mv.is_pass() {
                 return Err("illegal move: two passes in a row".into());
@@ -287,14 +325,16 @@ impl Session {
     ) -> Option<Result<String, String>> {
         let limits = self.limits(color);
         let engine = self.slot.get();
-        let position = engine.game().position();
-        if position.board.is_game_over() {
+        let game = engine.game();
+        let rules = game.rules();
+        if game.is_over() {
             return Some(Ok("pass".into()));
         }
+        let state = game.state();
         let mut added = 0;
-        if color != position.to_move {
-            if !position.board.must_pass() {
-                return Some(Err(format!("{} is to move", position.to_move)));
+        if color != state.to_move() {
+            if !game.must_pass() {
+                return Some(Err(format!("{} is to move", state.to_move())));
             }
             // The side to move must pass: play it, then think for `color`.
             if play {
@@ -302,13 +342,16 @@ impl Session {
                 added = 1;
             }
         }
-        let board = if added == 0 && color != position.to_move {
-            position.board.pass()
+        // The position `color` moves in: the game's, or the one after an implied pass that
+        // `reg_genmove` must not play.
+        let target = if color == state.to_move() {
+            state
         } else {
-            engine.game().position().board
+            state.pass()
         };
-        if board.is_game_over() || board.legal_moves().is_empty() {
-            if play && !board.is_game_over() {
+        if rules.moves(&target) == 0 {
+            // `color` must pass (it is to move: the game is not over).
+            if play {
                 engine.play(Move::Pass).expect("a forced pass is legal");
                 added += 1;
             }
@@ -324,10 +367,10 @@ impl Session {
         self.slot.spawn(move |engine| {
             // The game's own position goes through `go` (book, forced moves); a position after
             // an implied pass that `reg_genmove` must not play is searched as it is.
-            let result = if board == engine.game().position().board {
+            let result = if target == engine.game().state() {
                 engine.go(&limits, &mut |_| {})
             } else {
-                engine.analyze(&board, &limits, &mut |_| {})
+                engine.analyze_state(&target, &limits, &mut |_| {})
             };
             let mv = result.best_move;
             if play && let Err(e) = engine.play(mv) {
@@ -340,11 +383,42 @@ impl Session {
     }
 }
 
+/// The rules `set_game <name>` selects: the name read by [`Rules`]; the size is `size` unless
+/// the name gives one (`6x6 anti`).
+fn game_rules(name: &str, size: u8) -> Result<Rules, String> {
+    let rules: Rules = name.parse().map_err(|e| format!("{e}"))?;
+    let names_a_size = name
+        .split(|c: char| c.is_whitespace() || c == ',' || c == '-' || c == '_')
+        .any(|w| {
+            w.split_once(['x', 'X'])
+                .is_some_and(|(a, _)| !a.is_empty() && a.bytes().all(|b| b.is_ascii_digit()))
+        });
+    let rules = if names_a_size {
+        rules
+    } else {
+        Rules { size, ..rules }
+    };
+    rules.check_supported().map_err(|e| e.to_string())?;
+    Ok(rules)
+}
+
+/// The name of `rules` without the size (`gogui-rules_board_size` tells it): the
+/// `list_games` entry when there is one (`Othello`, `Anti`, …), else [`Rules`]' own name.
+fn game_name(rules: Rules) -> String {
+    let eight = Rules { size: 8, ..rules };
+    Rules::GAME_NAMES
+        .iter()
+        .find(|name| name.parse::<Rules>() == Ok(eight))
+        .map_or_else(|| eight.to_string(), |name| name.to_string())
+}
+
 /// The board as rows of `X`, `O` and `.`, row 1 first (for `gogui-rules_board`).
-fn rows(position: &Position) -> String {
-    (0..8u8)
+fn rows(game: &Game) -> String {
+    let size = game.rules().size;
+    let position = game.position();
+    (0..size)
         .map(|r| {
-            (0..8u8)
+            (0..size)
                 .map(|c| {
                     let sq = crate::board::Square::from_coords(r, c).expect("on the board");
                     match position.disc(sq) {
@@ -358,4 +432,56 @@ fn rows(position: &Position) -> String {
         })
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::rules::{Goal, Opening};
+
+    #[test]
+    fn set_game_names_keep_the_size_unless_they_give_one() {
+        let anti = |size| Rules {
+            size,
+            goal: Goal::FewestDiscs,
+            ..Rules::OTHELLO
+        };
+        assert_eq!(game_rules("anti", 6), Ok(anti(6)));
+        assert_eq!(game_rules("Anti", 8), Ok(anti(8)));
+        assert_eq!(game_rules("6x6 anti", 8), Ok(anti(6)));
+        assert_eq!(game_rules("anti 4x4", 6), Ok(anti(4)));
+        assert_eq!(game_rules("Othello", 4).unwrap().size, 4);
+        let reversi = game_rules("Reversi-32", 6).unwrap();
+        assert_eq!(
+            (reversi.size, reversi.opening, reversi.discs_per_player),
+            (6, Opening::Placement, Some(32))
+        );
+        assert!(
+            game_rules("chess", 8)
+                .unwrap_err()
+                .starts_with("unknown rules 'chess'")
+        );
+        let err = game_rules("5x5 othello", 8).unwrap_err();
+        assert!(err.contains("not supported"), "{err}");
+        // 32 discs each do not fit on 16 squares.
+        assert!(game_rules("Reversi-32", 4).is_err());
+    }
+
+    #[test]
+    fn game_ids_are_list_games_names() {
+        for name in Rules::GAME_NAMES {
+            for size in Rules::SIZES {
+                let rules = game_rules(name, size);
+                let Ok(rules) = rules else { continue };
+                assert_eq!(game_name(rules), name);
+                assert_eq!(game_rules(&game_name(rules), size), Ok(rules));
+            }
+        }
+        let odd = Rules {
+            discs_per_player: Some(20),
+            ..Rules::OTHELLO
+        };
+        assert_eq!(game_name(odd), "othello 20-discs");
+        assert_eq!(game_rules(&game_name(odd), 8), Ok(odd));
+    }
 }

@@ -3,6 +3,11 @@
 //! Searches (`go`, `hint`, `analyze`) run on a worker thread and print their own replies;
 //! `ping` stops them and is answered after their last line; a state change stops a running
 //! search first. Unknown or malformed lines are logged on stderr and ignored.
+//!
+//! Rule variants come with `set game`: its `TY` gives the board size (4, 6, 8) and the anti
+//! flag, its `BO` the start (discs only on a centre not yet full mean the Reversi start); see
+//! [`crate::protocol::ggf`]. A game the engine cannot play is refused with one log line and the
+//! previous game stays. `go`, `hint`, `move` and `analyze` then work under the game's rules.
 
 pub mod command;
 pub mod response;
@@ -121,7 +126,12 @@ impl Session {
         let parsed = GgfGame::parse(text).and_then(|ggf| ggf.game().map(|game| (ggf, game)));
         match parsed {
             Ok((ggf, game)) => {
-                self.slot.stop().set_game(game);
+                let engine = self.slot.stop();
+                if engine.rules() != game.rules() {
+                    // The engine empties its hash table for the new rules.
+                    log::info!("playing {} from now on", game.rules());
+                }
+                engine.set_game(game);
                 self.clocks = Clocks {
                     control: [
                         ggf.time_control(Color::Black),
@@ -221,9 +231,7 @@ impl Session {
                 }
             }
             let searched = n.saturating_sub(book.len());
-            if !book.is_empty()
-                && (searched == 0 || excluded == engine.game().position().board.legal_moves().0)
-            {
+            if !book.is_empty() && (searched == 0 || excluded == engine.game().legal_moves()) {
                 out.line(Response::NodeStats {
                     nodes: 0,
                     seconds: 0.0,
