@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use super::player::{Failure, MoveRequest, Player, Reply};
 use super::spec::{ExternalOptions, Limit, seconds_text};
-use crate::board::{Color, Game, Move, Position};
+use crate::board::{Color, Game, Move, Rules};
 use crate::protocol::ggf::MoveItem;
 
 /// How long an engine may take to start and answer its first command.
@@ -371,7 +371,8 @@ impl GtpPlayer {
     }
 
     fn setup(&mut self, game: &Game, limit: &Limit) -> Result<(), Failure> {
-        if game.start() != Position::start() {
+        let rules = game.rules();
+        if game.start() != rules.start_position() {
             return Err(Failure::Protocol(
                 "GTP cannot set up a start other than the standard one".into(),
             ));
@@ -380,7 +381,12 @@ impl GtpPlayer {
             self.process = Some(Process::spawn(&self.options, &self.name).map_err(Failure::Crash)?);
         }
         let deadline = Instant::now() + STARTUP_TIMEOUT;
-        self.require("boardsize 8", deadline)?;
+        self.require(&format!("boardsize {}", rules.size), deadline)?;
+        if !rules.is_standard() {
+            // The rules' name without the size, as one word (`anti-reversi-32-discs`).
+            let name = Rules { size: 8, ..rules }.to_string().replace(' ', "-");
+            self.require(&format!("set_game {name}"), deadline)?;
+        }
         self.require("clear_board", deadline)?;
         self.synced = 0;
         // Clocks are optional in GTP: an engine that refuses them plays without.
@@ -398,10 +404,8 @@ impl GtpPlayer {
     fn ask(&mut self, request: &MoveRequest<'_>) -> Result<Reply, Failure> {
         let deadline = request.deadline.unwrap_or(Instant::now() + STARTUP_TIMEOUT);
         let game = request.game;
-        let mut position = game.start();
-        for (i, &mv) in game.moves().iter().enumerate() {
-            let color = position.to_move;
-            position = position.try_play(mv).expect("moves of the game are legal");
+        for (i, (state, &mv)) in game.states().zip(game.moves()).enumerate() {
+            let color = state.to_move();
             if i < self.synced || mv.is_pass() {
                 continue;
             }

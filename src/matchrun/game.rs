@@ -86,13 +86,14 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
-    /// Black's disc difference; a forfeit counts as a 64-0 loss.
+    /// Black's disc difference; a forfeit counts as a loss by the whole board (64-0 on 8×8).
     pub fn score_for_black(&self) -> i32 {
+        let squares = self.opening.game.rules().squares() as i32;
         match &self.outcome {
             Outcome::Finished { score_for_black } => *score_for_black,
             Outcome::Forfeited { loser, .. } => match loser {
-                Color::Black => -64,
-                Color::White => 64,
+                Color::Black => -squares,
+                Color::White => squares,
             },
         }
     }
@@ -177,6 +178,7 @@ impl GameRecord {
             &self.result_text(),
             self.started,
             self.start,
+            self.opening.game.rules(),
         );
         ggf.tags.push(("CO".into(), comment));
         ggf.moves = self.moves.clone();
@@ -185,13 +187,14 @@ impl GameRecord {
 }
 
 /// `GM PC DT PB PW RE`, the clock (`TI`, or `TB` and `TW` when they differ; `TI[0:00]` without
-/// a clock) and `TY[8]`, with the start position and no moves.
+/// a clock) and `TY` (`8`, or the size and `a` for anti), with the start position and no moves.
 pub(crate) fn ggf_header(
     names: &[String; 2],
     clocks: [Option<ClockControl>; 2],
     result: &str,
     started: SystemTime,
     start: Position,
+    rules: crate::board::Rules,
 ) -> GgfGame {
     let mut tags: Vec<(String, String)> = vec![
         ("GM".into(), "Othello".into()),
@@ -208,7 +211,7 @@ pub(crate) fn ggf_header(
         tags.push(("TB".into(), text(clocks[0])));
         tags.push(("TW".into(), text(clocks[1])));
     }
-    tags.push(("TY".into(), "8".into()));
+    tags.push(("TY".into(), rules.ggf_type()));
     GgfGame {
         tags,
         start,
@@ -303,12 +306,8 @@ pub(crate) fn play_game(setup: &GameSetup<'_>, players: [&mut dyn Player; 2]) ->
         outcome: Outcome::Finished { score_for_black: 0 },
         started,
     };
-    {
-        let mut position = game.start();
-        for &mv in game.moves() {
-            record.moves.push((position.to_move, MoveItem::new(mv)));
-            position = position.try_play(mv).expect("the opening was checked");
-        }
+    for (state, &mv) in game.states().zip(game.moves()) {
+        record.moves.push((state.to_move(), MoveItem::new(mv)));
     }
     let forfeit = |loser: Color, reason: Forfeit, message: String| Outcome::Forfeited {
         loser,
@@ -325,17 +324,17 @@ pub(crate) fn play_game(setup: &GameSetup<'_>, players: [&mut dyn Player; 2]) ->
     }
     let clocks = [limits[0].clock, limits[1].clock];
     let mut remaining = clocks.map(|c| c.map(|c| c.base));
-    let header = ggf_header(&names, clocks, "?", started, game.start());
+    let header = ggf_header(&names, clocks, "?", started, game.start(), game.rules());
     loop {
         let position = game.position();
         if game.is_over() {
             record.outcome = Outcome::Finished {
-                score_for_black: position.final_score_for_black(),
+                score_for_black: game.final_score_for_black(),
             };
             return record;
         }
         let color = position.to_move;
-        if position.board.must_pass() {
+        if game.must_pass() {
             game.play(Move::Pass).expect("a forced pass is legal");
             record.moves.push((color, MoveItem::new(Move::Pass)));
             continue;
@@ -404,7 +403,7 @@ pub(crate) fn play_game(setup: &GameSetup<'_>, players: [&mut dyn Player; 2]) ->
             return record;
         }
         if reply.mv.is_pass() || game.play(reply.mv).is_err() {
-            let why = match position.try_play(reply.mv) {
+            let why = match game.rules().play(&game.state(), reply.mv) {
                 Err(e) => e.to_string(),
                 Ok(_) => "legal".into(),
             };

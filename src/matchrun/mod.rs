@@ -147,6 +147,10 @@ pub struct GameOptions {
     /// Print the summary as JSON.
     #[arg(long)]
     pub json: bool,
+    /// The rule set of the games (external engines are told it: GTP `boardsize` and
+    /// `set_game`, NBoard the GGF `TY` and `BO`).
+    #[command(flatten)]
+    pub rules: crate::cli::RulesArgs,
 }
 
 /// A match, ready to play.
@@ -154,6 +158,8 @@ pub struct GameOptions {
 pub struct MatchConfig {
     /// The two engines; results are from the first one's view.
     pub engines: [EngineSpec; 2],
+    /// The rules of every game.
+    pub rules: crate::board::Rules,
     /// The openings (at least one; [`Opening::start`] for none).
     pub openings: Vec<Opening>,
     /// Where the openings came from (for the summary).
@@ -182,6 +188,7 @@ impl MatchConfig {
     pub fn new(engines: [EngineSpec; 2], limit: Limit, rounds: usize) -> MatchConfig {
         MatchConfig {
             engines,
+            rules: crate::board::Rules::OTHELLO,
             openings: vec![Opening::start()],
             openings_source: "the standard start".into(),
             rounds,
@@ -554,9 +561,25 @@ pub fn config_from_args(args: &MatchArgs) -> Result<MatchConfig, String> {
     if args.rounds == 0 {
         return Err("--rounds must be at least 1".into());
     }
+    let rules = args.games.rules.rules().map_err(|e| e.to_string())?;
+    if rules.discs_per_player.is_some()
+        && let Some(e) = engines
+            .iter()
+            .find(|e| matches!(&e.kind, EngineKind::External(x) if x.protocol == Protocol::Nboard))
+    {
+        return Err(format!(
+            "{}: NBoard engines cannot be told a disc supply (GGF has no field for it)",
+            e.name
+        ));
+    }
     let mut config = MatchConfig::new(engines, limit, args.rounds);
+    config.rules = rules;
+    config.openings = vec![Opening::start_of(rules)];
+    if !rules.is_standard() {
+        config.openings_source = format!("the start of {rules}");
+    }
     if let Some(path) = &args.games.openings {
-        config.openings = openings::load_openings(path)?;
+        config.openings = openings::load_openings(path, rules)?;
         config.openings_source = format!("{} ({} openings)", path.display(), config.openings.len());
     }
     if args.games.random {
@@ -994,6 +1017,7 @@ mod tests {
                 concurrency: 1,
                 ggf: None,
                 json: false,
+                rules: Default::default(),
             },
         };
         assert!(

@@ -1,7 +1,7 @@
 //! Openings: a file of transcripts from the standard start (one a line, as in the XOT lists),
 //! and the order in which a match plays them.
 
-use crate::board::{Game, Position, Rules};
+use crate::board::{Game, Rules};
 
 /// One opening: its transcript and the game it leads to.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -17,10 +17,15 @@ pub struct Opening {
 impl Opening {
     /// The standard start, no moves.
     pub fn start() -> Opening {
+        Opening::start_of(Rules::OTHELLO)
+    }
+
+    /// The start of `rules`, no moves.
+    pub fn start_of(rules: Rules) -> Opening {
         Opening {
             line: 0,
             transcript: String::new(),
-            game: Game::new(Rules::OTHELLO),
+            game: Game::new(rules),
         }
     }
 }
@@ -30,13 +35,23 @@ impl Opening {
 /// unreadable or illegal line, an opening that ends the game, or a text without openings is an
 /// error that names `source` and the line.
 pub fn parse_openings(text: &str, source: &str) -> Result<Vec<Opening>, String> {
+    parse_openings_under(text, source, Rules::OTHELLO)
+}
+
+/// [`parse_openings`] with the transcripts played from the start of `rules`.
+pub fn parse_openings_under(
+    text: &str,
+    source: &str,
+    rules: Rules,
+) -> Result<Vec<Opening>, String> {
     let mut openings = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = raw.trim();
         if line.is_empty() || line.starts_with(['#', '%', ';']) {
             continue;
         }
-        let game = Game::from_transcript(Rules::OTHELLO, Position::start(), line)
+        let mut game = Game::new(rules);
+        game.play_transcript(line)
             .map_err(|e| format!("{source} line {}: {e}", i + 1))?;
         if game.is_over() {
             return Err(format!(
@@ -56,11 +71,11 @@ pub fn parse_openings(text: &str, source: &str) -> Result<Vec<Opening>, String> 
     Ok(openings)
 }
 
-/// Reads an openings file (see [`parse_openings`]).
-pub fn load_openings(path: &std::path::Path) -> Result<Vec<Opening>, String> {
+/// Reads an openings file (see [`parse_openings`]), the moves played under `rules`.
+pub fn load_openings(path: &std::path::Path, rules: Rules) -> Result<Vec<Opening>, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read openings {}: {e}", path.display()))?;
-    parse_openings(&text, &path.display().to_string())
+    parse_openings_under(&text, &path.display().to_string(), rules)
 }
 
 /// The opening of each round: in file order (wrapping around), or shuffled with `seed` (each
@@ -134,7 +149,11 @@ mod tests {
         // A game that is over after the opening (the shortest game, 9 moves).
         let e = parse_openings("e6f4e3f6g5d6e7f5c5", "x.txt").unwrap_err();
         assert!(e.contains("over"), "{e}");
-        let e = load_openings(std::path::Path::new("/no/such/openings.txt")).unwrap_err();
+        let e = load_openings(
+            std::path::Path::new("/no/such/openings.txt"),
+            Rules::OTHELLO,
+        )
+        .unwrap_err();
         assert!(
             e.starts_with("cannot read openings /no/such/openings.txt"),
             "{e}"

@@ -839,6 +839,7 @@ mod tests {
                 concurrency: 1,
                 ggf: None,
                 json: false,
+                rules: Default::default(),
             },
         }
     }
