@@ -6,7 +6,10 @@
 //! - 2–4 empties: unrolled searches over square lists in parity order (odd quadrants first);
 //! - up to [`SHALLOW_MAX`] empties: alpha-beta over the empties bitboard with parity ordering;
 //! - above: PVS with the transposition table, fastest-first move ordering (the opponent's
-//!   mobility), stability cut-offs.
+//!   mobility), stability cut-offs; from 14 empties a look-ahead joins the ordering: a crude
+//!   one-ply mobility value and, when the search has an evaluation
+//!   ([`EndgameSearch::with_evaluator`]), the evaluation of each child (its one-ply value from
+//!   20 empties).
 //!
 //! All final scores are even (64 squares, empties to the winner), so null windows sit on odd
 //! values.
@@ -17,6 +20,7 @@ use crate::board::Board;
 use crate::board::last_flip::count_last_flips;
 use crate::board::movegen::{flips, moves};
 use crate::board::stability::stable_discs;
+use crate::eval::Evaluator;
 use crate::search::control::{self, Control};
 use crate::search::tt::{NO_MOVE, SEL_EXACT, TranspositionTable, TtData};
 
@@ -144,6 +148,35 @@ pub struct EndgameSearch<'a> {
     /// Positions visited so far (every call of a search function counts one).
     pub nodes: u64,
     aborted: bool,
+    /// The evaluation that orders moves at nodes with many empties, if any.
+    eval: Option<&'a dyn Evaluator>,
+}
+
+/// Empties from which the evaluation's one-ply value of a child (instead of its static value)
+/// orders the moves, when the search has an evaluation.
+const EVAL_LOOKAHEAD_MIN_EMPTIES: u32 = 20;
+
+/// Weight of the evaluation (discs for the opponent) in the ordering value.
+const EVAL_WEIGHT: i32 = 32;
+
+/// The one-ply value of `board` (not over) under `eval`, for the side to move.
+fn eval_lookahead(eval: &dyn Evaluator, board: &Board, legal: u64) -> i32 {
+    if legal == 0 {
+        return -eval.evaluate(&board.pass());
+    }
+    let mut best = -SCORE_INF;
+    let mut m = legal;
+    while m != 0 {
+        let x = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let f = flips(board.player, board.opponent, x);
+        let child = Board {
+            player: board.opponent ^ f,
+            opponent: board.player | f | 1 << x,
+        };
+        best = best.max(-eval.evaluate(&child));
+    }
+    best
 }
 
 /// Empties from which a null-window node searches its remaining moves in parallel once its
@@ -165,7 +198,14 @@ impl<'a> EndgameSearch<'a> {
             parallel: false,
             nodes: 0,
             aborted: false,
+            eval: None,
         }
+    }
+
+    /// This search, ordering the moves of nodes with many empties by `eval` as well.
+    pub fn with_evaluator(mut self, eval: &'a dyn Evaluator) -> Self {
+        self.eval = Some(eval);
+        self
     }
 
     /// A solver that splits its work over the threads of the current rayon pool (call it inside
@@ -528,10 +568,11 @@ impl<'a> EndgameSearch<'a> {
     /// sets `aborted` only when a flag above this node was set.
     fn split(&mut self, p: u64, o: u64, alpha: i32, moves: &mut [Candidate], n: u32) -> (i32, u8) {
         moves.sort_unstable_by_key(|c| -c.value);
-        let tt = self.tt;
+        let (tt, eval) = (self.tt, self.eval);
         let (best, sq, nodes) =
             control::split(&self.control, moves, alpha, -SCORE_INF, |mv, control| {
                 let mut sub = EndgameSearch::with_control(tt, control).parallel();
+                sub.eval = eval;
                 let x = mv.sq as usize;
                 let score = -sub.dispatch(
                     o ^ mv.flips,
@@ -614,7 +655,22 @@ impl<'a> EndgameSearch<'a> {
                     replies.count_ones() as i32 + 2 * (replies & CORNERS).count_ones() as i32;
                 let mut value = -64 * mobility + 16 * ((odd >> x & 1) as i32) + 4 * SQUARE_VALUE[x];
                 if n >= SHALLOW_ORDERING_MIN_EMPTIES {
-                    value -= 4 * shallow_value(cp, co, replies);
+                    match self.eval {
+                        Some(eval) => {
+                            let child = Board {
+                                player: cp,
+                                opponent: co,
+                            };
+                            let v = if n >= EVAL_LOOKAHEAD_MIN_EMPTIES {
+                                eval_lookahead(eval, &child, replies)
+                            } else {
+                                eval.evaluate(&child)
+                            };
+                            value -= EVAL_WEIGHT * v;
+                            value -= 4 * shallow_value(cp, co, replies);
+                        }
+                        _ => value -= 4 * shallow_value(cp, co, replies),
+                    }
                 }
                 value
             };

@@ -277,7 +277,8 @@ impl<'a> MidgameSearch<'a> {
 
     /// The exact score, from the endgame solver (shares the hash table and the stop conditions).
     fn exact(&mut self, p: u64, o: u64, alpha: i32, beta: i32, empties: u32) -> i32 {
-        let mut solver = EndgameSearch::with_control(self.tt, self.control);
+        let mut solver =
+            EndgameSearch::with_control(self.tt, self.control).with_evaluator(self.eval);
         if self.parallel {
             solver = solver.parallel();
         }

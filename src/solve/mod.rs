@@ -49,6 +49,8 @@ pub struct SolveReport {
 /// Owns the hash table and the stop flag; solves one position after another.
 pub struct Solver {
     options: SolverOptions,
+    /// Orders the moves of nodes with many empties.
+    evaluator: Arc<dyn crate::eval::Evaluator>,
     tt: TranspositionTable,
     stop: Arc<AtomicBool>,
     pool: rayon::ThreadPool,
@@ -63,6 +65,7 @@ impl Solver {
             .build()?;
         Ok(Solver {
             options,
+            evaluator: crate::eval::default_evaluator(),
             tt: TranspositionTable::new(options.hash_mb),
             stop: Arc::new(AtomicBool::new(false)),
             pool,
@@ -86,7 +89,9 @@ impl Solver {
         self.tt.clear();
         let start = Instant::now();
         let solution = self.pool.install(|| {
-            EndgameSearch::new_parallel(&self.tt, &self.stop).solve(board, self.options.mode)
+            EndgameSearch::new_parallel(&self.tt, &self.stop)
+                .with_evaluator(&*self.evaluator)
+                .solve(board, self.options.mode)
         })?;
         Ok(SolveReport {
             solution,
