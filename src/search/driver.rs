@@ -33,15 +33,16 @@ pub(crate) struct Think<'a> {
     pub observer: &'a mut (dyn FnMut(&SearchResult) + Send),
 }
 
-/// Seconds to solve `empties` exactly on `threads` threads: about 0.9 s at 20 empties on two
-/// threads, ×2.15 per empty (measured on FFO #40-#49); one thread is 1.6× slower.
+/// Seconds to solve `empties` exactly on `threads` threads: about 0.5 s at 20 empties on two
+/// threads, ×2.15 per empty (measured on FFO #40-#49 with the evaluation in the ordering: 36 s
+/// for #49 at 26 empties); one thread is 1.6× slower.
 fn exact_seconds(empties: u32, threads: usize) -> f64 {
     let speedup = if threads <= 1 {
         1.0
     } else {
         1.6 * threads as f64 / 2.0
     };
-    1.44 * 2.15f64.powi(empties as i32 - 20) / speedup
+    0.8 * 2.15f64.powi(empties as i32 - 20) / speedup
 }
 
 /// A win/loss/draw solve costs about a third of an exact one.

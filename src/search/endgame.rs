@@ -9,7 +9,7 @@
 //!   mobility), stability cut-offs; from 14 empties a look-ahead joins the ordering: a crude
 //!   one-ply mobility value and, when the search has an evaluation
 //!   ([`EndgameSearch::with_evaluator`]), the evaluation of each child (its one-ply value from
-//!   20 empties).
+//!   20 empties, two-ply from 23).
 //!
 //! All final scores are even (64 squares, empties to the winner), so null windows sit on odd
 //! values.
@@ -152,17 +152,24 @@ pub struct EndgameSearch<'a> {
     eval: Option<&'a dyn Evaluator>,
 }
 
-/// Empties from which the evaluation's one-ply value of a child (instead of its static value)
-/// orders the moves, when the search has an evaluation.
-const EVAL_LOOKAHEAD_MIN_EMPTIES: u32 = 20;
+/// Empties from which the evaluation's one-ply, then two-ply value of a child (instead of its
+/// static value) orders the moves, when the search has an evaluation.
+const EVAL_LOOKAHEAD_MIN_EMPTIES: [u32; 2] = [20, 23];
 
 /// Weight of the evaluation (discs for the opponent) in the ordering value.
 const EVAL_WEIGHT: i32 = 32;
 
-/// The one-ply value of `board` (not over) under `eval`, for the side to move.
-fn eval_lookahead(eval: &dyn Evaluator, board: &Board, legal: u64) -> i32 {
+/// The `depth`-ply alpha-beta value of `board` under `eval`, for the side to move.
+fn eval_negamax(eval: &dyn Evaluator, board: &Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+    if depth == 0 {
+        return eval.evaluate(board);
+    }
+    let legal = moves(board.player, board.opponent);
     if legal == 0 {
-        return -eval.evaluate(&board.pass());
+        if moves(board.opponent, board.player) == 0 {
+            return board.final_score();
+        }
+        return -eval_negamax(eval, &board.pass(), depth, -beta, -alpha);
     }
     let mut best = -SCORE_INF;
     let mut m = legal;
@@ -174,7 +181,16 @@ fn eval_lookahead(eval: &dyn Evaluator, board: &Board, legal: u64) -> i32 {
             player: board.opponent ^ f,
             opponent: board.player | f | 1 << x,
         };
-        best = best.max(-eval.evaluate(&child));
+        let v = -eval_negamax(eval, &child, depth - 1, -beta, -alpha);
+        if v > best {
+            best = v;
+            if v > alpha {
+                alpha = v;
+                if v >= beta {
+                    break;
+                }
+            }
+        }
     }
     best
 }
@@ -661,11 +677,11 @@ impl<'a> EndgameSearch<'a> {
                                 player: cp,
                                 opponent: co,
                             };
-                            let v = if n >= EVAL_LOOKAHEAD_MIN_EMPTIES {
-                                eval_lookahead(eval, &child, replies)
-                            } else {
-                                eval.evaluate(&child)
-                            };
+                            let depth = EVAL_LOOKAHEAD_MIN_EMPTIES
+                                .iter()
+                                .take_while(|&&min| n >= min)
+                                .count() as u32;
+                            let v = eval_negamax(eval, &child, depth, -SCORE_INF, SCORE_INF);
                             value -= EVAL_WEIGHT * v;
                             value -= 4 * shallow_value(cp, co, replies);
                         }
