@@ -574,9 +574,18 @@ pub fn config_from_args(args: &MatchArgs) -> Result<MatchConfig, String> {
     }
     let mut config = MatchConfig::new(engines, limit, args.rounds);
     config.rules = rules;
-    config.openings = vec![Opening::start_of(rules)];
     if !rules.is_standard() {
-        config.openings_source = format!("the start of {rules}");
+        // The XOT lists are for 8x8 Othello: a variant plays the positions a few plies in.
+        config.openings = openings::variant_openings(rules, openings::VARIANT_PLIES);
+        config.openings_source = format!(
+            "the {} positions {} plies from the start of {rules}",
+            config.openings.len(),
+            openings::VARIANT_PLIES
+        );
+        if config.openings.is_empty() {
+            config.openings = vec![Opening::start_of(rules)];
+            config.openings_source = format!("the start of {rules}");
+        }
     }
     if let Some(path) = &args.games.openings {
         config.openings = openings::load_openings(path, rules)?;

@@ -78,6 +78,55 @@ pub fn load_openings(path: &std::path::Path, rules: Rules) -> Result<Vec<Opening
     parse_openings_under(&text, &path.display().to_string(), rules)
 }
 
+/// Plies of the openings a variant match plays when no file is given.
+pub const VARIANT_PLIES: usize = 4;
+
+/// Every distinct position `plies` moves from the start of `rules` (forced passes included, not
+/// counted), in move order, as openings: what a variant match plays without an openings file,
+/// since the XOT lists are for 8×8 Othello. Lines that end the game are left out.
+pub fn variant_openings(rules: Rules, plies: usize) -> Vec<Opening> {
+    fn walk(
+        game: &mut Game,
+        plies: usize,
+        seen: &mut std::collections::HashSet<crate::board::State>,
+        out: &mut Vec<Opening>,
+    ) {
+        if game.is_over() {
+            return;
+        }
+        if game.must_pass() {
+            game.play(crate::board::Move::Pass).expect("a forced pass");
+            walk(game, plies, seen, out);
+            game.undo();
+            return;
+        }
+        if plies == 0 {
+            if seen.insert(game.state()) {
+                out.push(Opening {
+                    line: out.len() + 1,
+                    transcript: game.transcript(false),
+                    game: game.clone(),
+                });
+            }
+            return;
+        }
+        for sq in crate::board::Bitboard(game.legal_moves()).iter() {
+            game.play(crate::board::Move::Play(sq))
+                .expect("a legal move");
+            walk(game, plies - 1, seen, out);
+            game.undo();
+        }
+    }
+    let mut out = Vec::new();
+    walk(
+        &mut Game::new(rules),
+        plies,
+        &mut std::collections::HashSet::new(),
+        &mut out,
+    );
+    out
+}
+
 /// The opening of each round: in file order (wrapping around), or shuffled with `seed` (each
 /// opening once before any repeats).
 pub fn schedule(count: usize, rounds: usize, random: Option<u64>) -> Vec<usize> {
@@ -120,6 +169,28 @@ impl SplitMix64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn variant_openings_are_the_distinct_positions_a_few_plies_in() {
+        let six = Rules {
+            size: 6,
+            ..Rules::OTHELLO
+        };
+        let openings = variant_openings(six, 4);
+        // perft(4) on 6x6 is 244 lines; transpositions leave fewer positions.
+        assert!(
+            !openings.is_empty() && openings.len() <= 244,
+            "{}",
+            openings.len()
+        );
+        for o in &openings {
+            assert_eq!(o.game.moves().len(), 4);
+            assert_eq!(o.game.rules(), six);
+        }
+        let states: std::collections::HashSet<_> =
+            openings.iter().map(|o| o.game.state()).collect();
+        assert_eq!(states.len(), openings.len());
+    }
 
     #[test]
     fn reads_transcripts_and_skips_comments() {
