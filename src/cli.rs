@@ -571,7 +571,7 @@ fn run_show(input: &str, rules: &RulesArgs) -> Result<(), CliError> {
         writeln!(out, "Rules: {rules}")?;
     }
     writeln!(out, "{}", rules.grid(&state, true))?;
-    let empty = rules.squares() - board.player.count_ones() - board.opponent.count_ones();
+    let empty = rules.empty_count(&board);
     writeln!(
         out,
         "Black (X) {} discs, White (O) {} discs, {empty} empty",

@@ -123,7 +123,7 @@ pub fn run(
         }
         let position = state.position;
         let board = position.board;
-        let empties = rules.squares() - board.player.count_ones() - board.opponent.count_ones();
+        let empties = rules.empty_count(&board);
         let result = if depth == Some(0) {
             static_result(&engine, &rules, &state)
         } else {

@@ -95,7 +95,7 @@ pub fn run(
             }
         };
         let board = state.board();
-        let empties = rules.squares() - board.player.count_ones() - board.opponent.count_ones();
+        let empties = rules.empty_count(&board);
         let SolveReport { solution, elapsed } = solver.solve_state(&rules, &state)?;
         let secs = elapsed.as_secs_f64();
         solved += 1;

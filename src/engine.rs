@@ -423,9 +423,7 @@ impl Engine {
             return quick(Move::Play(sq), score, Bound::Estimate);
         }
         self.tt.new_search();
-        let board = state.board();
-        let empties = (rules.mask() & !(board.player | board.opponent)).count_ones();
-        let plan = limits.plan(start, empties);
+        let plan = limits.plan(start, rules.empty_count(&state.board()));
         let (tt, stop) = (&self.tt, &*self.stop);
         self.pool.install(|| {
             crate::search::variant::think(

@@ -239,6 +239,25 @@ impl Rules {
         self.size as u32 * self.size as u32
     }
 
+    /// The empty squares of `board` that are on this board.
+    #[inline]
+    pub const fn empties(&self, board: &Board) -> u64 {
+        self.mask() & !(board.player | board.opponent)
+    }
+
+    /// How many squares of this board are empty.
+    #[inline]
+    pub const fn empty_count(&self, board: &Board) -> u32 {
+        self.empties(board).count_ones()
+    }
+
+    /// The four corner squares.
+    #[inline]
+    pub const fn corners(&self) -> u64 {
+        let e = (self.size - 1) as u32;
+        1 | 1 << e | 1 << (8 * e) | 1 << (8 * e + e)
+    }
+
     /// The four centre squares.
     pub const fn centre(&self) -> u64 {
         let c = (self.size / 2) as u32;

@@ -630,6 +630,10 @@ impl<'a> EndgameSearch<'a> {
         let odd = if n <= 14 { odd_quadrants(!(p | o)) } else { 0 };
         let child_in_tt = n > SHALLOW_MAX + 1;
         let etc = n >= ETC_MIN_EMPTIES;
+        let eval_depth = EVAL_LOOKAHEAD_MIN_EMPTIES
+            .iter()
+            .take_while(|&&min| n >= min)
+            .count() as u32;
         let mut m = legal;
         while m != 0 {
             let x = m.trailing_zeros() as usize;
@@ -677,11 +681,7 @@ impl<'a> EndgameSearch<'a> {
                                 player: cp,
                                 opponent: co,
                             };
-                            let depth = EVAL_LOOKAHEAD_MIN_EMPTIES
-                                .iter()
-                                .take_while(|&&min| n >= min)
-                                .count() as u32;
-                            let v = eval_negamax(eval, &child, depth, -SCORE_INF, SCORE_INF);
+                            let v = eval_negamax(eval, &child, eval_depth, -SCORE_INF, SCORE_INF);
                             value -= EVAL_WEIGHT * v;
                             value -= 4 * shallow_value(cp, co, replies);
                         }

@@ -75,10 +75,13 @@ impl Geometry {
                 };
             }
         }
-        let e = (s - 1) as u32;
         Geometry {
             quadrants,
-            corners: 1 | 1 << e | 1 << (8 * e) | 1 << (8 * e + e),
+            corners: Rules {
+                size,
+                ..Rules::OTHELLO
+            }
+            .corners(),
             square_value,
         }
     }
@@ -143,13 +146,6 @@ impl<'a> VariantSearch<'a> {
         self.aborted
     }
 
-    /// Empty squares of the board.
-    #[inline]
-    fn empties(&self, state: &State) -> u32 {
-        let b = state.board();
-        (self.rules.mask() & !(b.player | b.opponent)).count_ones()
-    }
-
     /// The score of `state` for the side to move in `(alpha, beta)`, fail-soft, `depth` plies
     /// deep ([`EXACT`] or any depth ≥ the empties: exact).
     pub fn search(&mut self, state: &State, depth: u32, mut alpha: i32, mut beta: i32) -> i32 {
@@ -158,7 +154,7 @@ impl<'a> VariantSearch<'a> {
             self.aborted = true;
             return 0;
         }
-        let n = self.empties(state);
+        let n = self.rules.empty_count(&state.board());
         let moves = self.rules.moves(state);
         if moves == 0 {
             let passed = state.pass();
@@ -195,7 +191,7 @@ impl<'a> VariantSearch<'a> {
         }; 64];
         let mut len = 0;
         let g = self.geometry;
-        let empties = self.rules.mask() & !(key_board_occupied(state));
+        let empties = self.rules.empties(&state.board());
         let odd = if exact && n <= 16 {
             g.odd_quadrants(empties)
         } else {
@@ -468,12 +464,6 @@ impl<'a> VariantSearch<'a> {
     }
 }
 
-#[inline]
-fn key_board_occupied(state: &State) -> u64 {
-    let b = state.board();
-    b.player | b.opponent
-}
-
 /// A simple evaluation for the side to move, in discs: mobility, and corners (good when most
 /// discs wins, bad when fewest does). Never a proven score.
 pub fn evaluate(rules: &Rules, state: &State) -> i32 {
@@ -484,8 +474,7 @@ fn evaluate_with_moves(rules: &Rules, state: &State, moves: u64) -> i32 {
     let board = state.board();
     let replies = rules.moves(&state.pass());
     let mobility = moves.count_ones() as i32 - replies.count_ones() as i32;
-    let s = rules.size as u32 - 1;
-    let corners = 1u64 | 1 << s | 1 << (8 * s) | 1 << (8 * s + s);
+    let corners = rules.corners();
     let corner = (board.player & corners).count_ones() as i32
         - (board.opponent & corners).count_ones() as i32;
     let sign = match rules.goal {
@@ -571,8 +560,7 @@ pub(crate) fn think(
     let outer = Control::new(stop, None);
     let deadline = AtomicBool::new(false);
     let control = outer.nested(&deadline, plan.hard);
-    let board = state.board();
-    let empties = (rules.mask() & !(board.player | board.opponent)).count_ones();
+    let empties = rules.empty_count(&state.board());
     let legal = rules.moves(&state) & allowed;
     assert!(legal != 0, "think needs a legal move");
     let mut root: Vec<(u8, State)> = Bitboard(legal)
@@ -714,9 +702,7 @@ mod tests {
                             goal,
                         };
                         // About 10 empties left (the whole 4×4 game from the crossed start).
-                        let start = rules.start().board();
-                        let empties =
-                            rules.squares() - (start.player | start.opponent).count_ones();
+                        let empties = rules.empty_count(&rules.start().board());
                         let plies = empties.saturating_sub(if size == 4 { 12 } else { 10 });
                         for seed in 0..3 {
                             let state = random_state(&rules, seed, plies + seed as u32);
