@@ -790,6 +790,17 @@ pub enum SolveMode {
     WinLossDraw,
 }
 
+impl SolveMode {
+    /// The reported score of a search result in this mode's window: the value itself, or
+    /// `+2/0/-2` for a win/loss/draw verdict.
+    pub fn score_of(self, raw: i32) -> i32 {
+        match self {
+            SolveMode::Exact => raw,
+            SolveMode::WinLossDraw => 2 * raw.signum(),
+        }
+    }
+}
+
 /// A solved position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Solution {
@@ -812,10 +823,7 @@ impl EndgameSearch<'_> {
             SolveMode::WinLossDraw => (-1, 1),
         };
         let raw = self.search(board, alpha, beta)?;
-        let score = match mode {
-            SolveMode::Exact => raw,
-            SolveMode::WinLossDraw => 2 * raw.signum(),
-        };
+        let score = mode.score_of(raw);
         let pv = self.principal_variation(board, score, mode)?;
         Ok(Solution {
             score,

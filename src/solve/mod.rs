@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use crate::board::notation::{ParseObfError, TranscriptError, looks_like_board};
 use crate::board::{Board, Game, Move, ObfEntry, Rules, State, parse_obf_line};
-use crate::search::endgame::{EndgameSearch, Solution, SolveMode, Stopped};
+use crate::search::endgame::{EndgameSearch, SCORE_MAX, Solution, SolveMode, Stopped};
 use crate::search::tt::TranspositionTable;
 use crate::search::variant::{EXACT, VariantSearch, exact_line};
 
@@ -88,11 +88,7 @@ impl Solver {
         self.stop.store(false, std::sync::atomic::Ordering::Relaxed);
         self.tt.clear();
         let start = Instant::now();
-        let solution = self.pool.install(|| {
-            EndgameSearch::new_parallel(&self.tt, &self.stop)
-                .with_evaluator(&*self.evaluator)
-                .solve(board, self.options.mode)
-        })?;
+        let solution = self.pool.install(|| self.solve_in_pool(board))?;
         Ok(SolveReport {
             solution,
             elapsed: start.elapsed(),
@@ -100,7 +96,40 @@ impl Solver {
     }
 }
 
+/// From this many empties a solve starts with selective pre-searches.
+const PRESEARCH_MIN_EMPTIES: u32 = 18;
+
 impl Solver {
+    /// Solves `board` on the current thread pool, from selective pre-searches when the position
+    /// is large enough, then extracts the line.
+    fn solve_in_pool(&self, board: &Board) -> Result<Solution, Stopped> {
+        let mode = self.options.mode;
+        let mut search =
+            EndgameSearch::new_parallel(&self.tt, &self.stop).with_evaluator(&*self.evaluator);
+        if board.empty_count() < PRESEARCH_MIN_EMPTIES || board.legal_moves().is_empty() {
+            return search.solve(board, mode);
+        }
+        let (alpha, beta) = match mode {
+            SolveMode::Exact => (-SCORE_MAX, SCORE_MAX),
+            SolveMode::WinLossDraw => (-1, 1),
+        };
+        let (raw, nodes) = crate::search::driver::presearched_solve(
+            &self.tt,
+            &*self.evaluator,
+            &self.stop,
+            board,
+            alpha,
+            beta,
+        );
+        let score = mode.score_of(raw.ok_or(Stopped)?);
+        let pv = search.principal_variation(board, score, mode)?;
+        Ok(Solution {
+            score,
+            pv,
+            nodes: nodes + search.nodes,
+        })
+    }
+
     /// Solves `state` under `rules` from an empty hash table: the fast solver for standard
     /// Othello, the variant search otherwise.
     pub fn solve_state(&self, rules: &Rules, state: &State) -> Result<SolveReport, Stopped> {
