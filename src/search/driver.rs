@@ -332,9 +332,16 @@ fn presearch(
         .map(|d| (d, PRESEARCH_MIDGAME_LEVEL));
     let end = PRESEARCH_END_LEVELS.iter().map(|&l| (empties, l));
     for (depth, level) in midgame.chain(end) {
+        let start = Instant::now();
         let mut search = MidgameSearch::new(tt, eval, control, true, level);
         let score = aspiration(&mut search, board, root, depth, guess, false);
         nodes += search.nodes;
+        log::debug!(
+            "pre-search {depth}@{}%: {score:+}, {} nodes, {:.3} s",
+            SELECTIVITY[level].1,
+            search.nodes,
+            start.elapsed().as_secs_f64()
+        );
         if search.aborted() {
             return (None, nodes);
         }
