@@ -300,11 +300,13 @@ pub(crate) fn principal_variation(
 /// every second depth up to `empties - PRESEARCH_GAP`, then whole-game searches at the levels of
 /// [`PRESEARCH_END_LEVELS`]. They fill the hash table with best moves and give the exact search
 /// its aspiration window. On FFO #40-#49 (2 threads) they cut the nodes of an exact solve from
-/// 2.07 G to about 0.95 G; gaps of 6, 10 and 12 and a start of the midgame part at the exact
-/// search's empties (no midgame part) were within a few percent, levels (1, 3) 10% worse.
+/// 2.07 G to about 1.0 G; gaps of 6, 10 and 12 were within a few percent.
 const PRESEARCH_GAP: u32 = 8;
-/// ProbCut levels (indices into [`SELECTIVITY`]) of the whole-game pre-searches.
-const PRESEARCH_END_LEVELS: [usize; 2] = [0, 2];
+/// ProbCut levels (indices into [`SELECTIVITY`]) of the whole-game pre-searches. On FFO #45,
+/// #48 and #49 (one thread, three runs each, times ±15% from run to run): 73% then 95%, 808 M
+/// nodes in 77 s on average; 73% alone 861 M, 67 s; 87% alone 820 M, 66 s; 73%, 87% and 95%
+/// 812 M, 73 s. The slower ProbCut nodes of a second pass cost more than the exact nodes saved.
+const PRESEARCH_END_LEVELS: [usize; 1] = [1];
 /// The ProbCut level of the midgame pre-searches (73%: the cheapest gave the fewest nodes).
 const PRESEARCH_MIDGAME_LEVEL: usize = 0;
 /// Below this many empties an exact solve starts without pre-searches.
