@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use crate::board::notation::{ParseObfError, TranscriptError, looks_like_board};
 use crate::board::{Board, Game, Move, ObfEntry, Rules, State, parse_obf_line};
+use crate::search::driver::PRESEARCH_MIN_EMPTIES;
 use crate::search::endgame::{EndgameSearch, SCORE_MAX, Solution, SolveMode, Stopped};
 use crate::search::tt::TranspositionTable;
 use crate::search::variant::{EXACT, VariantSearch, exact_line};
@@ -95,9 +96,6 @@ impl Solver {
         })
     }
 }
-
-/// From this many empties a solve starts with selective pre-searches.
-const PRESEARCH_MIN_EMPTIES: u32 = 18;
 
 impl Solver {
     /// Solves `board` on the current thread pool, from selective pre-searches when the position
