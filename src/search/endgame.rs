@@ -791,6 +791,14 @@ pub enum SolveMode {
 }
 
 impl SolveMode {
+    /// The root window of a solve in this mode: every score, or just its sign.
+    pub fn window(self) -> (i32, i32) {
+        match self {
+            SolveMode::Exact => (-SCORE_MAX, SCORE_MAX),
+            SolveMode::WinLossDraw => (-1, 1),
+        }
+    }
+
     /// The reported score of a search result in this mode's window: the value itself, or
     /// `+2/0/-2` for a win/loss/draw verdict.
     pub fn score_of(self, raw: i32) -> i32 {
@@ -818,10 +826,7 @@ pub struct Solution {
 impl EndgameSearch<'_> {
     /// Solves `board` and extracts a best line.
     pub fn solve(&mut self, board: &Board, mode: SolveMode) -> Result<Solution, Stopped> {
-        let (alpha, beta) = match mode {
-            SolveMode::Exact => (-SCORE_MAX, SCORE_MAX),
-            SolveMode::WinLossDraw => (-1, 1),
-        };
+        let (alpha, beta) = mode.window();
         let raw = self.search(board, alpha, beta)?;
         let score = mode.score_of(raw);
         let pv = self.principal_variation(board, score, mode)?;

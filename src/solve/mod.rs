@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use crate::board::notation::{ParseObfError, TranscriptError, looks_like_board};
 use crate::board::{Board, Game, Move, ObfEntry, Rules, State, parse_obf_line};
 use crate::search::driver::PRESEARCH_MIN_EMPTIES;
-use crate::search::endgame::{EndgameSearch, SCORE_MAX, Solution, SolveMode, Stopped};
+use crate::search::endgame::{EndgameSearch, Solution, SolveMode, Stopped};
 use crate::search::tt::TranspositionTable;
 use crate::search::variant::{EXACT, VariantSearch, exact_line};
 
@@ -107,10 +107,7 @@ impl Solver {
         if board.empty_count() < PRESEARCH_MIN_EMPTIES || board.legal_moves().is_empty() {
             return search.solve(board, mode);
         }
-        let (alpha, beta) = match mode {
-            SolveMode::Exact => (-SCORE_MAX, SCORE_MAX),
-            SolveMode::WinLossDraw => (-1, 1),
-        };
+        let (alpha, beta) = mode.window();
         let (raw, nodes) = crate::search::driver::presearched_solve(
             &self.tt,
             &*self.evaluator,
