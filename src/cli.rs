@@ -296,7 +296,7 @@ pub enum Command {
         #[arg(long, default_value_t = 1_500_000, value_name = "N")]
         max_labelled: usize,
         /// Positions per stage labelled by the exact solver.
-        #[arg(long, default_value_t = 100_000, value_name = "N")]
+        #[arg(long, default_value_t = 1_000_000, value_name = "N")]
         max_solved: usize,
         /// Solve positions with at most this many empties.
         #[arg(long, default_value_t = 16, value_name = "E")]
