@@ -269,19 +269,19 @@ fn label(
             || TranspositionTable::new(8),
             |tt, e| {
                 let empties = e.board.empty_count();
-                if empties > options.solve_max_empties && e.label_count > 0 {
-                    (
-                        e.board,
-                        (e.label_sum / e.label_count as f64) as f32,
-                        LabelKind::Game,
-                    )
-                } else if empties <= options.solve_max_empties {
+                if empties <= options.solve_max_empties {
                     // Exact scores do not depend on what the table holds: no need to clear it.
                     tt.new_search();
                     let score = EndgameSearch::new(tt, &stop)
                         .search(&e.board, -64, 64)
                         .expect("not stopped");
                     (e.board, score as f32, LabelKind::Solved)
+                } else if e.label_count > 0 {
+                    (
+                        e.board,
+                        (e.label_sum / e.label_count as f64) as f32,
+                        LabelKind::Game,
+                    )
                 } else {
                     let mut search = MidgameSearch::new(
                         tt,
