@@ -301,6 +301,10 @@ pub enum Command {
         /// Solve positions with at most this many empties.
         #[arg(long, default_value_t = 16, value_name = "E")]
         solve_max_empties: u32,
+        /// Share of the training positions in the solver's range (and one empty beyond) that
+        /// also bring the child of a random move, solved (positions off the games' paths).
+        #[arg(long, default_value_t = 0.0, value_name = "R")]
+        off_path: f64,
         /// Passes over each stage's samples.
         #[arg(long, default_value_t = 12, value_name = "N")]
         epochs: usize,
@@ -316,6 +320,10 @@ pub enum Command {
         /// Seed of the samples.
         #[arg(long, default_value_t = 1, value_name = "S")]
         seed: u64,
+        /// Exact scores of solved positions: read when the file exists, and written back with
+        /// the positions this run solves (a rerun then skips the solving).
+        #[arg(long, value_name = "FILE")]
+        solved: Option<String>,
     },
     /// Play a match between two engines (in-process Iago or NBoard/GTP programs): pairs of
     /// games from a list of openings, colours swapped; score, Elo ± 95% interval, optional SPRT,
@@ -444,11 +452,13 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             max_labelled,
             max_solved,
             solve_max_empties,
+            off_path,
             epochs,
             learning_rate,
             max_games,
             threads,
             seed,
+            solved,
         } => {
             let options = crate::train::evaluation::TrainOptions {
                 validation_years,
@@ -456,6 +466,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
                 max_labelled,
                 max_solved,
                 solve_max_empties,
+                off_path,
                 epochs,
                 learning_rate,
                 seed,
@@ -465,6 +476,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
                 &wthor,
                 logistello.as_deref(),
                 &out,
+                solved.as_deref(),
                 max_games,
                 threads,
                 &options,
@@ -809,12 +821,31 @@ fn run_train(
     wthor: &str,
     logistello: Option<&str>,
     out_path: &str,
+    solved_path: Option<&str>,
     max_games: Option<usize>,
     threads: usize,
     options: &crate::train::evaluation::TrainOptions,
 ) -> Result<(), CliError> {
     use crate::train::evaluation;
     let start = Instant::now();
+    let mut cache = match solved_path {
+        Some(path) if std::path::Path::new(path).exists() => {
+            let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+            let cache =
+                evaluation::SolvedCache::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
+            eprintln!("[train] {} solved positions from {path}", cache.len());
+            cache
+        }
+        _ => evaluation::SolvedCache::default(),
+    };
+    let mut save_error = None;
+    let mut save = |cache: &evaluation::SolvedCache| {
+        let Some(path) = solved_path else { return };
+        match std::fs::write(path, cache.to_bytes()) {
+            Ok(()) => eprintln!("[train] {} solved positions written to {path}", cache.len()),
+            Err(e) => save_error = Some(format!("cannot write {path}: {e}")),
+        }
+    };
     let archives = read_archives(Some(wthor), logistello, max_games)?;
     let mut games = evaluation::wthor_games(&archives.wthor, &options.validation_years);
     let wthor_count = games.len();
@@ -829,8 +860,15 @@ fn run_train(
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
         .build()?;
-    let (eval, stages, exact) = pool
-        .install(|| evaluation::train(&games, options, &mut |line| eprintln!("[train] {line}")));
+    let (eval, stages, exact) = pool.install(|| {
+        evaluation::train(
+            &games,
+            options,
+            &mut cache,
+            &mut |line| eprintln!("[train] {line}"),
+            &mut save,
+        )
+    });
     std::fs::write(out_path, eval.to_bytes())
         .map_err(|e| format!("cannot write {out_path}: {e}"))?;
     let mut out = std::io::stdout().lock();
@@ -862,5 +900,8 @@ fn run_train(
         "wrote {out_path} in {:.0} s",
         start.elapsed().as_secs_f64()
     )?;
-    Ok(())
+    match save_error {
+        Some(e) => Err(e.into()),
+        None => Ok(()),
+    }
 }

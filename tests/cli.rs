@@ -305,29 +305,40 @@ fn train_on_a_tiny_sample_and_play_with_the_weights() {
     let dir = std::env::temp_dir().join(format!("iago-train-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let weights = dir.join("tiny.eval");
+    let solved = dir.join("tiny.solved");
     let data = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
-    let out = iago(&[
-        "train",
-        "--wthor",
-        &format!("{data}/wthor"),
-        "--logistello",
-        &format!("{data}/logbook-sample.gam.gz"),
-        "--out",
-        weights.to_str().unwrap(),
-        "--max-per-stage",
-        "400",
-        "--max-labelled",
-        "400",
-        "--max-solved",
-        "100",
-        "--solve-max-empties",
-        "12",
-        "--epochs",
-        "2",
-        "--threads",
-        "2",
-    ]);
+    let train = |solved: &std::path::Path| {
+        iago(&[
+            "train",
+            "--wthor",
+            &format!("{data}/wthor"),
+            "--logistello",
+            &format!("{data}/logbook-sample.gam.gz"),
+            "--out",
+            weights.to_str().unwrap(),
+            "--max-per-stage",
+            "400",
+            "--max-labelled",
+            "400",
+            "--max-solved",
+            "100",
+            "--solve-max-empties",
+            "12",
+            "--epochs",
+            "2",
+            "--threads",
+            "2",
+            "--solved",
+            solved.to_str().unwrap(),
+        ])
+    };
+    let out = train(&solved);
     assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("solved positions written to"),
+        "{}",
+        stderr(&out)
+    );
     let text = stdout(&out);
     assert!(
         stderr(&out).contains("420 WTHOR games from 2 files, 200 Logistello games"),
@@ -358,6 +369,29 @@ fn train_on_a_tiny_sample_and_play_with_the_weights() {
         "{text}"
     );
     assert!(text.contains("exact scores at 24 empties"), "{text}");
+    // A rerun takes its exact scores from the file, solves nothing, and fits the solved and
+    // game-valued stages (the deterministic ones) exactly as before.
+    let rerun = train(&solved);
+    assert!(rerun.status.success(), "{}", stderr(&rerun));
+    let log = stderr(&rerun);
+    assert!(
+        log.contains("solved positions from") && !log.contains("written to"),
+        "{log}"
+    );
+    let rerun_text = stdout(&rerun);
+    let rerun_rows: Vec<&str> = rerun_text.lines().skip(1).take(6).collect();
+    assert_eq!(rerun_rows, stage_rows[..6].to_vec());
+    // A file that is not a solved-positions file stops the run before any work.
+    let out = train(std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/perft.tsv"
+    )));
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("perft.tsv") && stderr(&out).contains("not an Iago solved-positions"),
+        "{}",
+        stderr(&out)
+    );
     let out = iago_stdin(
         &[
             "analyze",

@@ -13,7 +13,9 @@
 //!      game ended with that score; Logistello's final score (its endgames were solved); the
 //!      other positions are left out;
 //!    - earlier: a full-width search of `bootstrap_depth` plies whose leaves fall in the stages
-//!      already fitted.
+//!      already fitted;
+//!    - optionally (`off_path`), children of game positions by a random move, solved; exact
+//!      scores are kept between runs in a [`SolvedCache`].
 //! 3. Fit: least squares with L2 regularisation by Adagrad, each stage warm-started from the one
 //!    after it in the game; configurations that mirror each other share a weight.
 //! 4. Report: training and validation error per stage, and the error against WTHOR's exact
@@ -25,7 +27,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::board::{Board, Color, Game};
+use crate::board::{Board, Color, Game, Move};
 use crate::eval::pattern::{
     FEATURES, SCALARS, STAGE_SIZE, STAGES, canonical_indices, for_each_feature, stage,
 };
@@ -51,6 +53,9 @@ pub struct TrainOptions {
     pub max_solved: usize,
     /// Positions up to this many empties are solved exactly.
     pub solve_max_empties: u32,
+    /// Share of the training positions with up to `solve_max_empties + 1` empties that also
+    /// bring the child of a random move (solved): a search meets positions off the games' paths.
+    pub off_path: f64,
     /// Plies of the bootstrapping search.
     pub bootstrap_depth: u32,
     /// Passes over each stage's samples.
@@ -73,6 +78,7 @@ impl Default for TrainOptions {
             max_labelled: 1_500_000,
             max_solved: 1_000_000,
             solve_max_empties: 16,
+            off_path: 0.0,
             bootstrap_depth: 4,
             epochs: 12,
             learning_rate: 0.16,
@@ -145,8 +151,42 @@ struct Positions {
     map: HashMap<Board, Entry>,
 }
 
+/// Off-path positions: the child of a game position by a move chosen at random, for a share of
+/// the game positions whose children the solver labels.
+#[derive(Clone, Copy, Debug)]
+struct OffPath {
+    /// Share of the game positions that get one (0 = none, 1 = all).
+    rate: f64,
+    /// Children with at most this many empties (the solver's range).
+    max_empties: u32,
+    seed: u64,
+}
+
+impl OffPath {
+    /// The off-path child of `board` (canonical), if it gets one: random but the same in every
+    /// run and for every symmetric form of the position.
+    fn child(&self, board: &Board) -> Option<Board> {
+        let empties = board.empty_count();
+        if self.rate <= 0.0 || empties > self.max_empties + 1 || empties < 2 {
+            return None;
+        }
+        let h = Board {
+            player: board.player ^ self.seed,
+            opponent: board.opponent,
+        }
+        .hash();
+        if (h >> 11) as f64 / (1u64 << 53) as f64 >= self.rate {
+            return None;
+        }
+        let moves: Vec<_> = board.legal_moves().iter().collect();
+        let sq = *moves.get((h & 0x3FF) as usize % moves.len().max(1))?;
+        let child = board.play(Move::Play(sq));
+        (!child.is_game_over()).then_some(child)
+    }
+}
+
 impl Positions {
-    fn add(&mut self, game: &LabelledGame) {
+    fn add(&mut self, game: &LabelledGame, off_path: Option<&OffPath>) {
         let mut position = game.game.start();
         let boards = std::iter::once(position).chain(game.game.moves().iter().map(|&mv| {
             position = position.try_play(mv).expect("replayed games are legal");
@@ -178,6 +218,13 @@ impl Positions {
             if labelled {
                 entry.label_sum += value as f64;
                 entry.label_count += 1;
+            }
+            if let Some(child) = off_path.and_then(|o| o.child(&key)) {
+                self.map.entry(child.canonical().0).or_insert(Entry {
+                    board: child,
+                    label_sum: 0.0,
+                    label_count: 0,
+                });
             }
         }
     }
@@ -256,31 +303,119 @@ pub struct ExactReport {
     pub depth8_mae: f64,
 }
 
-/// Labels `entries` (all of one stage) with the solver, the game value or a search.
+/// Exact scores of solved positions, by canonical board, kept in a file between runs
+/// (`iago train --solved FILE`): solving is most of a training run's time, and exact scores stay
+/// valid whatever the features or the weights.
+///
+/// File: magic `IAGOSOLV`, u32 version (1), u64 count, then per position the canonical board's
+/// player and opponent bitboards (u64 each) and the exact score (i8), little-endian, sorted.
+#[derive(Default)]
+pub struct SolvedCache {
+    map: HashMap<Board, i8>,
+    added: usize,
+}
+
+const SOLVED_MAGIC: &[u8; 8] = b"IAGOSOLV";
+const SOLVED_RECORD: usize = 17;
+
+impl SolvedCache {
+    /// Reads a cache written by [`SolvedCache::to_bytes`].
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, String> {
+        let header = 8 + 4 + 8;
+        if bytes.len() < header || &bytes[..8] != SOLVED_MAGIC {
+            return Err("not an Iago solved-positions file (bad magic)".into());
+        }
+        let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+        if version != 1 {
+            return Err(format!(
+                "solved-positions file version {version}, expected 1"
+            ));
+        }
+        let count = u64::from_le_bytes(bytes[12..20].try_into().expect("8 bytes")) as usize;
+        let body = &bytes[header..];
+        if count.checked_mul(SOLVED_RECORD) != Some(body.len()) {
+            return Err(format!(
+                "solved-positions file truncated: {count} positions announced, {} bytes of them",
+                body.len()
+            ));
+        }
+        let mut map = HashMap::with_capacity(count);
+        for record in body.chunks_exact(SOLVED_RECORD) {
+            let word = |k: usize| u64::from_le_bytes(record[k..k + 8].try_into().expect("8"));
+            let score = record[16] as i8;
+            let board = Board::new(word(0), word(8))
+                .ok()
+                .filter(|_| (-64..=64).contains(&score))
+                .ok_or("solved-positions file holds an impossible position")?;
+            map.insert(board, score);
+        }
+        Ok(SolvedCache { map, added: 0 })
+    }
+
+    /// The file's bytes (sorted, so that equal caches give equal files).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut records: Vec<(&Board, &i8)> = self.map.iter().collect();
+        records.sort_unstable_by_key(|(b, _)| (b.player, b.opponent));
+        let mut out = Vec::with_capacity(20 + records.len() * SOLVED_RECORD);
+        out.extend_from_slice(SOLVED_MAGIC);
+        out.extend_from_slice(&1u32.to_le_bytes());
+        out.extend_from_slice(&(records.len() as u64).to_le_bytes());
+        for (b, &score) in records {
+            out.extend_from_slice(&b.player.to_le_bytes());
+            out.extend_from_slice(&b.opponent.to_le_bytes());
+            out.push(score as u8);
+        }
+        out
+    }
+
+    /// Positions held.
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    /// Whether it holds no position.
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+
+    /// Positions solved since it was read.
+    pub fn added(&self) -> usize {
+        self.added
+    }
+}
+
+/// Labels `entries` (all of one stage) with the solver, the game value or a search; exact scores
+/// come from `cache` when it has them, and new ones go into it.
 fn label(
     entries: &[Entry],
     options: &TrainOptions,
     eval: &PatternEval,
+    cache: &mut SolvedCache,
 ) -> Vec<(Board, f32, LabelKind)> {
     let stop = AtomicBool::new(false);
-    entries
+    let known = &cache.map;
+    let labelled: Vec<(Board, f32, LabelKind, bool)> = entries
         .par_iter()
         .map_init(
             || TranspositionTable::new(8),
             |tt, e| {
                 let empties = e.board.empty_count();
                 if empties <= options.solve_max_empties {
+                    if let Some(&score) = known.get(&e.board.canonical().0) {
+                        return (e.board, score as f32, LabelKind::Solved, false);
+                    }
                     // Exact scores do not depend on what the table holds: no need to clear it.
                     tt.new_search();
                     let score = EndgameSearch::new(tt, &stop)
                         .search(&e.board, -64, 64)
                         .expect("not stopped");
-                    (e.board, score as f32, LabelKind::Solved)
+                    (e.board, score as f32, LabelKind::Solved, true)
                 } else if e.label_count > 0 {
                     (
                         e.board,
                         (e.label_sum / e.label_count as f64) as f32,
                         LabelKind::Game,
+                        false,
                     )
                 } else {
                     let mut search = MidgameSearch::new(
@@ -297,10 +432,20 @@ fn label(
                         64,
                         options.bootstrap_depth,
                     );
-                    (e.board, score as f32, LabelKind::Bootstrap)
+                    (e.board, score as f32, LabelKind::Bootstrap, false)
                 }
             },
         )
+        .collect();
+    labelled
+        .into_iter()
+        .map(|(board, label, kind, new)| {
+            if new {
+                cache.map.insert(board.canonical().0, label as i8);
+                cache.added += 1;
+            }
+            (board, label, kind)
+        })
         .collect()
 }
 
@@ -408,20 +553,28 @@ fn select(mut entries: Vec<Entry>, st: usize, options: &TrainOptions) -> Vec<Ent
     }
 }
 
-/// Trains the evaluation on `games`; `progress` receives one line per step.
+/// Trains the evaluation on `games`; exact scores come from and go to `cache`; `progress`
+/// receives one line per step, and `solved` the cache after each stage that solved positions.
 pub fn train(
     games: &[LabelledGame],
     options: &TrainOptions,
+    cache: &mut SolvedCache,
     progress: &mut dyn FnMut(&str),
+    solved: &mut dyn FnMut(&SolvedCache),
 ) -> (PatternEval, Vec<StageReport>, ExactReport) {
     let start = Instant::now();
     let mut training = Positions::default();
     let mut validation = Positions::default();
+    let off_path = OffPath {
+        rate: options.off_path,
+        max_empties: options.solve_max_empties,
+        seed: options.seed,
+    };
     for g in games {
         if g.validation {
-            validation.add(g);
+            validation.add(g, None);
         } else {
-            training.add(g);
+            training.add(g, Some(&off_path));
         }
     }
     progress(&format!(
@@ -438,7 +591,8 @@ pub fn train(
         let eval = PatternEval::from_weights(weights.clone());
         let low = st as u32 * 4 + 1;
         let entries = select(training.stage(st, options.seed, None), st, options);
-        let labelled = label(&entries, options, &eval);
+        let added = cache.added();
+        let labelled = label(&entries, options, &eval, cache);
         let samples: Vec<Sample> = labelled.par_iter().map(|(b, l, _)| sample(b, *l)).collect();
         fit(
             &mut w,
@@ -455,7 +609,10 @@ pub fn train(
             options,
         );
         held_out.truncate(options.validation_per_stage);
-        let held_out = label(&held_out, options, &eval);
+        let held_out = label(&held_out, options, &eval, cache);
+        if cache.added() > added {
+            solved(cache);
+        }
         let kinds = [LabelKind::Solved, LabelKind::Game, LabelKind::Bootstrap];
         let kind = *kinds
             .iter()
@@ -557,5 +714,68 @@ fn exact_report(
         hand_mae,
         depth8_positions: searched.len(),
         depth8_mae: depth8_sum / searched.len().max(1) as f64,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn position(moves: &str) -> Board {
+        let mut board = Board::start();
+        for k in (0..moves.len()).step_by(2) {
+            board = board.play(Move::parse(&moves[k..k + 2]).unwrap());
+        }
+        board
+    }
+
+    #[test]
+    fn off_path_children_are_legal_repeatable_and_in_the_solver_range() {
+        let board = position("f5d6c3d3c4f4f6f3e6e7").canonical().0;
+        let all = OffPath {
+            rate: 1.0,
+            max_empties: 60,
+            seed: 1,
+        };
+        let child = all
+            .child(&board)
+            .expect("rate 1 gives every position a child");
+        assert_eq!(child.empty_count(), board.empty_count() - 1);
+        assert!(
+            board
+                .legal_moves()
+                .iter()
+                .any(|sq| board.play(Move::Play(sq)) == child)
+        );
+        assert_eq!(all.child(&board), Some(child));
+        let none = OffPath { rate: 0.0, ..all };
+        assert_eq!(none.child(&board), None);
+        // Children beyond the solver's range are not made.
+        let short = OffPath {
+            max_empties: board.empty_count() - 2,
+            ..all
+        };
+        assert_eq!(short.child(&board), None);
+    }
+
+    #[test]
+    fn solved_cache_round_trips_and_refuses_bad_files() {
+        let mut cache = SolvedCache::default();
+        cache.map.insert(position("f5d6").canonical().0, -12);
+        cache.map.insert(position("f5f6e6").canonical().0, 64);
+        let bytes = cache.to_bytes();
+        let back = SolvedCache::from_bytes(&bytes).unwrap();
+        assert_eq!(back.map, cache.map);
+        assert_eq!(back.to_bytes(), bytes);
+        assert!(SolvedCache::from_bytes(b"IAGOEVAL").is_err());
+        assert!(
+            SolvedCache::from_bytes(&bytes[..bytes.len() - 1])
+                .unwrap_err()
+                .contains("truncated")
+        );
+        let mut bad = bytes.clone();
+        let last = bad.len() - 1;
+        bad[last] = 100;
+        assert!(SolvedCache::from_bytes(&bad).is_err());
     }
 }
