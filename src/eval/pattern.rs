@@ -1,6 +1,7 @@
-//! The pattern evaluation: a sum of table weights over 46 pattern instances (edges with their
-//! X-squares, corner 3×3 and 2×5 blocks, rows, columns and diagonals), count tables (mobility,
-//! potential mobility and stable discs of each side, parity of the empties and of the
+//! The pattern evaluation: a sum of table weights over 54 pattern instances (edges with their
+//! X-squares, corner 3×3 and 2×5 blocks, corner triangles, edge blocks, rows, columns and
+//! diagonals), count tables (mobility, potential mobility and stable discs of each side, discs
+//! of the side to move, parity of the empties and of the quadrants, and who can play in the odd
 //! quadrants), and the mobility and potential-mobility differences and a constant, with one
 //! weight set per game stage (4 empties each). Symmetric instances of a pattern share one table.
 //!
@@ -49,6 +50,29 @@ enum Gather {
     EdgeX,
     Row(u32),
     Diagonal(u32),
+    /// The squares of a mask in ascending order (the base squares must be listed ascending).
+    Mask(u64),
+}
+
+/// The bits of `x` under `mask`, packed in ascending order (BMI2's `pext`).
+#[inline(always)]
+fn extract(x: u64, mask: u64) -> u64 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    {
+        // SAFETY: the `bmi2` target feature is enabled at compile time, so the instruction
+        // exists on every CPU this build runs on.
+        unsafe { std::arch::x86_64::_pext_u64(x, mask) }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    {
+        let (mut out, mut m, mut k) = (0u64, mask, 0);
+        while m != 0 {
+            out |= (x >> m.trailing_zeros() & 1) << k;
+            m &= m - 1;
+            k += 1;
+        }
+        out
+    }
 }
 
 impl Gather {
@@ -65,6 +89,7 @@ impl Gather {
             Gather::Diagonal(c) => {
                 (x & DIAGONALS[c as usize]).wrapping_mul(0x0101_0101_0101_0101) >> (56 + c)
             }
+            Gather::Mask(mask) => extract(x, mask),
         }) as usize
     }
 }
@@ -85,7 +110,7 @@ const DIAGONALS: [u64; 8] = {
 };
 
 /// The base patterns.
-pub const PATTERNS: [Pattern; 11] = [
+pub const PATTERNS: [Pattern; 13] = [
     Pattern {
         name: "corner 3x3",
         squares: &[0, 1, 2, 8, 9, 10, 16, 17, 18],
@@ -152,6 +177,18 @@ pub const PATTERNS: [Pattern; 11] = [
         gather: Gather::Diagonal(4),
         mirror: Some(Symmetry::AntiTranspose),
     },
+    Pattern {
+        name: "corner triangle",
+        squares: &[0, 1, 2, 3, 8, 9, 10, 16, 17, 24],
+        gather: Gather::Mask(0x0000_0000_0103_070F),
+        mirror: Some(Symmetry::Transpose),
+    },
+    Pattern {
+        name: "edge block",
+        squares: &[0, 2, 3, 4, 5, 7, 10, 11, 12, 13],
+        gather: Gather::Mask(0x0000_0000_0000_3CBD),
+        mirror: Some(Symmetry::MirrorColumns),
+    },
 ];
 
 /// The number of distinct configurations of a pattern of `n` squares.
@@ -178,11 +215,21 @@ pub const fn table_offsets() -> [usize; PATTERNS.len() + 1] {
 
 const OFFSETS: [usize; PATTERNS.len() + 1] = table_offsets();
 
+/// The four 4×4 quadrants.
+const QUADRANTS: [u64; 4] = [
+    0x0F0F_0F0F,
+    0xF0F0_F0F0,
+    0x0F0F_0F0F << 32,
+    0xF0F0_F0F0 << 32,
+];
+
 /// Count tables after the pattern tables, one weight per value: the mobility of each side
-/// (0-32, more counts as 32), the potential mobility of each side (0-40) and the parity of the
-/// empties. They let the evaluation bend where a linear term cannot (no moves at all is far
+/// (0-32, more counts as 32), the potential mobility of each side (0-40), the parity of the
+/// empties, the stable discs of each side (0-64), the odd quadrants (0-4), the discs of the side
+/// to move (0-64), and the odd quadrants where only the side to move, only the opponent, both
+/// or neither can play (0-4 each). They let the evaluation bend where a linear term cannot (no moves at all is far
 /// worse than one move).
-pub const COUNTS: usize = 33 + 33 + 41 + 41 + 2 + 65 + 65 + 5;
+pub const COUNTS: usize = 33 + 33 + 41 + 41 + 2 + 65 + 65 + 5 + 65 + 20;
 
 const COUNT_OFFSET: usize = OFFSETS[PATTERNS.len()];
 
@@ -193,8 +240,8 @@ pub const SCALARS: usize = 3;
 /// Weights per stage.
 pub const STAGE_SIZE: usize = COUNT_OFFSET + COUNTS + SCALARS;
 
-/// Table weights read per position: the 46 pattern instances and 5 counts.
-pub const FEATURES: usize = 46 + 8;
+/// Table weights read per position: the 54 pattern instances and 13 counts.
+pub const FEATURES: usize = 54 + 13;
 
 /// Binary to ternary with the same digit positions (for up to 10 bits).
 static TERNARY: [u16; 1024] = {
@@ -334,7 +381,8 @@ pub fn for_each_index(board: &Board, mut f: impl FnMut(usize)) {
 pub fn for_each_feature(board: &Board, mut f: impl FnMut(usize)) -> [i32; SCALARS] {
     for_each_index(board, &mut f);
     let (p, o) = (board.player, board.opponent);
-    let (mp, mo) = (moves(p, o).count_ones(), moves(o, p).count_ones());
+    let (moves_p, moves_o) = (moves(p, o), moves(o, p));
+    let (mp, mo) = (moves_p.count_ones(), moves_o.count_ones());
     let (pp, po) = (
         potential_moves(p, o).count_ones(),
         potential_moves(o, p).count_ones(),
@@ -351,16 +399,21 @@ pub fn for_each_feature(board: &Board, mut f: impl FnMut(usize)) -> [i32; SCALAR
     f(COUNT_OFFSET + 150 + sp as usize);
     f(COUNT_OFFSET + 215 + so as usize);
     let e = board.empties().0;
-    let odd = [
-        0x0F0F_0F0Fu64,
-        0xF0F0_F0F0,
-        0x0F0F_0F0F << 32,
-        0xF0F0_F0F0 << 32,
-    ]
-    .iter()
-    .filter(|&&q| (e & q).count_ones() & 1 == 1)
-    .count();
+    // The quadrants with an odd number of empties, and for each whether the side to move and
+    // the opponent can play there (who gets the last move of a region decides many endgames).
+    let mut odd = 0;
+    let mut access = [0usize; 4];
+    for q in QUADRANTS {
+        if (e & q).count_ones() & 1 == 1 {
+            odd += 1;
+            access[(moves_p & q != 0) as usize + 2 * (moves_o & q != 0) as usize] += 1;
+        }
+    }
     f(COUNT_OFFSET + 280 + odd);
+    f(COUNT_OFFSET + 285 + p.count_ones() as usize);
+    for (k, &n) in access.iter().enumerate() {
+        f(COUNT_OFFSET + 350 + 5 * k + n);
+    }
     [1, mp as i32 - mo as i32, pp as i32 - po as i32]
 }
 
@@ -392,12 +445,12 @@ mod tests {
     }
 
     #[test]
-    fn there_are_46_instances() {
-        assert_eq!(instances().len(), 46);
-        assert_eq!(COUNTS, 33 + 33 + 41 + 41 + 2 + 65 + 65 + 5);
+    fn there_are_54_instances() {
+        assert_eq!(instances().len(), 54);
+        assert_eq!(COUNTS, 33 + 33 + 41 + 41 + 2 + 65 + 65 + 5 + 65 + 20);
         assert_eq!(
             STAGE_SIZE,
-            19683 + 2 * 59049 + 4 * 6561 + 2187 + 729 + 243 + 81 + COUNTS + SCALARS
+            19683 + 4 * 59049 + 4 * 6561 + 2187 + 729 + 243 + 81 + COUNTS + SCALARS
         );
     }
 

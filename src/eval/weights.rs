@@ -1,13 +1,15 @@
 //! The trained pattern evaluation and its weight file.
 //!
 //! File layout (little-endian):
-//! - magic `IAGOEVAL`, then u32 format version (1);
+//! - magic `IAGOEVAL`, then u32 format version (2);
 //! - u32 stages, u32 weights per stage, u32 weights per disc (the scale);
-//! - u64 layout fingerprint (changes when the patterns change), u64 FNV-1a checksum of the
-//!   uncompressed weights, u32 compressed length;
-//! - the weights as i16, deflate-compressed.
+//! - u64 layout fingerprint (changes when the patterns change);
+//! - per stage: u64 checksum of its uncompressed weights (FNV-1a over 64-bit little-endian
+//!   words) and u32 compressed length;
+//! - per stage: the weights as i16, deflate-compressed. Stages are separate streams so that
+//!   loading decodes them in parallel (the file inflates to 8.6 MB).
 
-use std::io::{Read, Write};
+use std::io::Write;
 
 use thiserror::Error;
 
@@ -16,10 +18,12 @@ use super::pattern::{COUNTS, PATTERNS, SCALARS, STAGE_SIZE, STAGES, for_each_fea
 use crate::board::Board;
 
 const MAGIC: &[u8; 8] = b"IAGOEVAL";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 /// Weight units per disc.
 pub const SCALE: i32 = 64;
-const HEADER: usize = 8 + 4 * 4 + 8 + 8 + 4;
+const HEADER: usize = 8 + 4 * 4 + 8;
+/// Per-stage entry after the header: checksum and compressed length.
+const STAGE_ENTRY: usize = 8 + 4;
 
 /// The weights compiled into the binary (made by `iago train`).
 static EMBEDDED: &[u8] = include_bytes!("iago.eval");
@@ -56,6 +60,45 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xCBF2_9CE4_8422_2325, |h, &b| {
         (h ^ b as u64).wrapping_mul(0x0100_0000_01B3)
     })
+}
+
+/// FNV-1a over 64-bit words (the tail zero-padded): a byte-wise hash of 8.6 MB costs 12 ms.
+fn checksum(bytes: &[u8]) -> u64 {
+    bytes.chunks(8).fold(0xCBF2_9CE4_8422_2325, |h, chunk| {
+        let mut word = [0u8; 8];
+        word[..chunk.len()].copy_from_slice(chunk);
+        (h ^ u64::from_le_bytes(word)).wrapping_mul(0x0100_0000_01B3)
+    })
+}
+
+/// A stage's compressed stream and the checksum of its weights.
+type Stream<'a> = (&'a [u8], u64);
+
+/// Inflates one stage and checks it: `STAGE_SIZE` weights.
+fn decode_stage(payload: &[u8], expected: u64) -> Result<Vec<i16>, WeightsError> {
+    let mut raw = Vec::with_capacity(STAGE_SIZE * 2);
+    let status = flate2::Decompress::new(false)
+        .decompress_vec(payload, &mut raw, flate2::FlushDecompress::Finish)
+        .map_err(|e| WeightsError::Corrupt(e.to_string()))?;
+    if status != flate2::Status::StreamEnd || raw.len() != STAGE_SIZE * 2 {
+        return Err(WeightsError::Corrupt(format!(
+            "a stage inflates to {}{} bytes, expected {}",
+            raw.len(),
+            if status == flate2::Status::StreamEnd {
+                ""
+            } else {
+                "+"
+            },
+            STAGE_SIZE * 2
+        )));
+    }
+    if checksum(&raw) != expected {
+        return Err(WeightsError::Checksum);
+    }
+    Ok(raw
+        .chunks_exact(2)
+        .map(|c| i16::from_le_bytes([c[0], c[1]]))
+        .collect())
 }
 
 /// A fingerprint of the feature layout: pattern squares, stages and scalars.
@@ -123,52 +166,82 @@ impl PatternEval {
                 size,
             });
         }
-        let checksum = u64_at(32);
-        let compressed = u32_at(40) as usize;
-        let payload = bytes.get(HEADER..HEADER + compressed).ok_or_else(|| {
-            WeightsError::Corrupt(format!(
-                "{} bytes, header says {}",
-                bytes.len(),
-                HEADER + compressed
-            ))
+        // Per stage: where its stream lies and its checksum.
+        let mut streams = Vec::with_capacity(STAGES);
+        let mut at = HEADER + STAGES * STAGE_ENTRY;
+        for st in 0..STAGES {
+            let entry = HEADER + st * STAGE_ENTRY;
+            if bytes.len() < entry + STAGE_ENTRY {
+                return Err(WeightsError::Corrupt(format!(
+                    "{} bytes, the header alone needs {}",
+                    bytes.len(),
+                    HEADER + STAGES * STAGE_ENTRY
+                )));
+            }
+            let length = u32_at(entry + 8) as usize;
+            let payload = bytes.get(at..at + length).ok_or_else(|| {
+                WeightsError::Corrupt(format!(
+                    "{} bytes, the header says {}",
+                    bytes.len(),
+                    at + length
+                ))
+            })?;
+            streams.push((payload, u64_at(entry)));
+            at += length;
+        }
+        // Stages decode in parallel: one thread per core, stages dealt round-robin, each
+        // written straight into its slice of the weights.
+        let threads = std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .clamp(1, STAGES);
+        let mut weights = vec![0i16; STAGES * STAGE_SIZE];
+        let mut jobs: Vec<Vec<(&mut [i16], Stream)>> = (0..threads).map(|_| Vec::new()).collect();
+        for (st, out) in weights.chunks_mut(STAGE_SIZE).enumerate() {
+            jobs[st % threads].push((out, streams[st]));
+        }
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = jobs
+                .into_iter()
+                .map(|job| {
+                    scope.spawn(move || {
+                        job.into_iter().try_for_each(|(out, (payload, expected))| {
+                            out.copy_from_slice(&decode_stage(payload, expected)?);
+                            Ok::<(), WeightsError>(())
+                        })
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .try_for_each(|h| h.join().expect("stage decoding does not panic"))
         })?;
-        let mut raw = Vec::with_capacity(STAGES * STAGE_SIZE * 2);
-        flate2::read::DeflateDecoder::new(payload)
-            .read_to_end(&mut raw)
-            .map_err(|e| WeightsError::Corrupt(e.to_string()))?;
-        if raw.len() != STAGES * STAGE_SIZE * 2 {
-            return Err(WeightsError::Corrupt(format!(
-                "{} weight bytes, expected {}",
-                raw.len(),
-                STAGES * STAGE_SIZE * 2
-            )));
-        }
-        if fnv1a(&raw) != checksum {
-            return Err(WeightsError::Checksum);
-        }
-        let weights = raw
-            .chunks_exact(2)
-            .map(|c| i16::from_le_bytes([c[0], c[1]]))
-            .collect();
-        Ok(PatternEval { weights })
+        Ok(PatternEval {
+            weights: weights.into_boxed_slice(),
+        })
     }
 
     /// The weight file.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let raw: Vec<u8> = self.weights.iter().flat_map(|w| w.to_le_bytes()).collect();
-        let mut encoder =
-            flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
-        encoder.write_all(&raw).expect("writing to memory");
-        let compressed = encoder.finish().expect("writing to memory");
-        let mut out = Vec::with_capacity(HEADER + compressed.len());
+        let mut out = Vec::new();
         out.extend_from_slice(MAGIC);
         for v in [VERSION, STAGES as u32, STAGE_SIZE as u32, SCALE as u32] {
             out.extend_from_slice(&v.to_le_bytes());
         }
         out.extend_from_slice(&layout_fingerprint().to_le_bytes());
-        out.extend_from_slice(&fnv1a(&raw).to_le_bytes());
-        out.extend_from_slice(&(compressed.len() as u32).to_le_bytes());
-        out.extend_from_slice(&compressed);
+        let mut streams = Vec::with_capacity(STAGES);
+        for stage in self.weights.chunks_exact(STAGE_SIZE) {
+            let raw: Vec<u8> = stage.iter().flat_map(|w| w.to_le_bytes()).collect();
+            let mut encoder =
+                flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
+            encoder.write_all(&raw).expect("writing to memory");
+            let compressed = encoder.finish().expect("writing to memory");
+            out.extend_from_slice(&checksum(&raw).to_le_bytes());
+            out.extend_from_slice(&(compressed.len() as u32).to_le_bytes());
+            streams.push(compressed);
+        }
+        for compressed in streams {
+            out.extend_from_slice(&compressed);
+        }
         out
     }
 
@@ -242,7 +315,7 @@ mod tests {
             Err(WeightsError::Corrupt(_))
         ));
         let mut checksum = bytes.clone();
-        checksum[33] ^= 1;
+        checksum[HEADER + 1] ^= 1;
         assert!(matches!(
             PatternEval::from_bytes(&checksum),
             Err(WeightsError::Checksum)
