@@ -226,9 +226,9 @@ const QUADRANTS: [u64; 4] = [
 /// Count tables after the pattern tables, one weight per value: the mobility of each side
 /// (0-32, more counts as 32), the potential mobility of each side (0-40), the parity of the
 /// empties, the stable discs of each side (0-64), the odd quadrants (0-4), the discs of the side
-/// to move (0-64), and the odd quadrants where only the side to move, only the opponent, both
-/// or neither can play (0-4 each). They let the evaluation bend where a linear term cannot (no moves at all is far
-/// worse than one move).
+/// to move (0-64), and the odd quadrants where neither side, only the side to move, only the
+/// opponent or both can play (0-4 each). They let the evaluation bend where a linear term
+/// cannot (no moves at all is far worse than one move).
 pub const COUNTS: usize = 33 + 33 + 41 + 41 + 2 + 65 + 65 + 5 + 65 + 20;
 
 const COUNT_OFFSET: usize = OFFSETS[PATTERNS.len()];
