@@ -312,27 +312,28 @@ pub struct ExactReport {
 #[derive(Default)]
 pub struct SolvedCache {
     map: HashMap<Board, i8>,
-    added: usize,
 }
 
 const SOLVED_MAGIC: &[u8; 8] = b"IAGOSOLV";
+const SOLVED_VERSION: u32 = 1;
+/// Magic, version, count.
+const SOLVED_HEADER: usize = 8 + 4 + 8;
 const SOLVED_RECORD: usize = 17;
 
 impl SolvedCache {
     /// Reads a cache written by [`SolvedCache::to_bytes`].
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, String> {
-        let header = 8 + 4 + 8;
-        if bytes.len() < header || &bytes[..8] != SOLVED_MAGIC {
+        if bytes.len() < SOLVED_HEADER || &bytes[..8] != SOLVED_MAGIC {
             return Err("not an Iago solved-positions file (bad magic)".into());
         }
         let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
-        if version != 1 {
+        if version != SOLVED_VERSION {
             return Err(format!(
-                "solved-positions file version {version}, expected 1"
+                "solved-positions file version {version}, expected {SOLVED_VERSION}"
             ));
         }
         let count = u64::from_le_bytes(bytes[12..20].try_into().expect("8 bytes")) as usize;
-        let body = &bytes[header..];
+        let body = &bytes[SOLVED_HEADER..];
         if count.checked_mul(SOLVED_RECORD) != Some(body.len()) {
             return Err(format!(
                 "solved-positions file truncated: {count} positions announced, {} bytes of them",
@@ -349,16 +350,16 @@ impl SolvedCache {
                 .ok_or("solved-positions file holds an impossible position")?;
             map.insert(board, score);
         }
-        Ok(SolvedCache { map, added: 0 })
+        Ok(SolvedCache { map })
     }
 
     /// The file's bytes (sorted, so that equal caches give equal files).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut records: Vec<(&Board, &i8)> = self.map.iter().collect();
         records.sort_unstable_by_key(|(b, _)| (b.player, b.opponent));
-        let mut out = Vec::with_capacity(20 + records.len() * SOLVED_RECORD);
+        let mut out = Vec::with_capacity(SOLVED_HEADER + records.len() * SOLVED_RECORD);
         out.extend_from_slice(SOLVED_MAGIC);
-        out.extend_from_slice(&1u32.to_le_bytes());
+        out.extend_from_slice(&SOLVED_VERSION.to_le_bytes());
         out.extend_from_slice(&(records.len() as u64).to_le_bytes());
         for (b, &score) in records {
             out.extend_from_slice(&b.player.to_le_bytes());
@@ -376,11 +377,6 @@ impl SolvedCache {
     /// Whether it holds no position.
     pub fn is_empty(&self) -> bool {
         self.map.is_empty()
-    }
-
-    /// Positions solved since it was read.
-    pub fn added(&self) -> usize {
-        self.added
     }
 }
 
@@ -442,7 +438,6 @@ fn label(
         .map(|(board, label, kind, new)| {
             if new {
                 cache.map.insert(board.canonical().0, label as i8);
-                cache.added += 1;
             }
             (board, label, kind)
         })
@@ -591,7 +586,7 @@ pub fn train(
         let eval = PatternEval::from_weights(weights.clone());
         let low = st as u32 * 4 + 1;
         let entries = select(training.stage(st, options.seed, None), st, options);
-        let added = cache.added();
+        let known = cache.len();
         let labelled = label(&entries, options, &eval, cache);
         let samples: Vec<Sample> = labelled.par_iter().map(|(b, l, _)| sample(b, *l)).collect();
         fit(
@@ -610,7 +605,7 @@ pub fn train(
         );
         held_out.truncate(options.validation_per_stage);
         let held_out = label(&held_out, options, &eval, cache);
-        if cache.added() > added {
+        if cache.len() > known {
             solved(cache);
         }
         let kinds = [LabelKind::Solved, LabelKind::Game, LabelKind::Bootstrap];
