@@ -1,24 +1,30 @@
 //! The trained pattern evaluation and its weight file.
 //!
 //! File layout (little-endian):
-//! - magic `IAGOEVAL`, then u32 format version (2);
+//! - magic `IAGOEVAL`, then u32 format version (3);
 //! - u32 stages, u32 weights per stage, u32 weights per disc (the scale);
-//! - u64 layout fingerprint (changes when the patterns change);
-//! - per stage: u64 checksum of its uncompressed weights (FNV-1a over 64-bit little-endian
+//! - u64 layout fingerprint (changes when the patterns or the stages change);
+//! - per stage: u64 checksum of its uncompressed stream (FNV-1a over 64-bit little-endian
 //!   words) and u32 compressed length;
-//! - per stage: the weights as i16, deflate-compressed. Stages are separate streams so that
-//!   loading decodes them in parallel (the file inflates to 8.6 MB).
+//! - per stage: a deflate stream of the stage's differences from the stage before (wrapping
+//!   i16; stage 0 from zeros), zigzag-coded (0, -1, 1, -2, … → 0, 1, 2, 3, …) and split into two
+//!   planes, every weight's high byte first, then every low byte. Training starts each stage
+//!   from the one before and many configurations never occur in a stage, so most differences
+//!   are 0 and the others small: 2.0 MB against 6.3 MB for plain i16. Stages are separate
+//!   streams so that loading decodes them in parallel (13.7 MB of weights), then adds them up.
 
 use std::io::Write;
 
 use thiserror::Error;
 
 use super::Evaluator;
-use super::pattern::{COUNTS, PATTERNS, SCALARS, STAGE_SIZE, STAGES, for_each_feature, stage};
+use super::pattern::{
+    COUNTS, PATTERNS, SCALARS, STAGE_SIZE, STAGES, for_each_feature, stage, stage_empties,
+};
 use crate::board::Board;
 
 const MAGIC: &[u8; 8] = b"IAGOEVAL";
-const VERSION: u32 = 2;
+const VERSION: u32 = 3;
 /// Weight units per disc.
 pub const SCALE: i32 = 64;
 const HEADER: usize = 8 + 4 * 4 + 8;
@@ -74,11 +80,33 @@ fn checksum(bytes: &[u8]) -> u64 {
 /// A stage's compressed stream and the checksum of its weights.
 type Stream<'a> = (&'a [u8], u64);
 
-/// Inflates one stage and checks it: `STAGE_SIZE` weights.
-fn decode_stage(payload: &[u8], expected: u64) -> Result<Vec<i16>, WeightsError> {
-    let mut raw = Vec::with_capacity(STAGE_SIZE * 2);
+/// Zigzag code: small magnitudes of either sign become small unsigned numbers.
+fn zigzag(w: i16) -> u16 {
+    ((w << 1) ^ (w >> 15)) as u16
+}
+
+fn unzigzag(z: u16) -> i16 {
+    ((z >> 1) as i16) ^ -((z & 1) as i16)
+}
+
+/// A stage's uncompressed stream: zigzag-coded weights, high-byte plane then low-byte plane.
+fn planes(weights: &[i16]) -> Vec<u8> {
+    let coded: Vec<u16> = weights.iter().map(|&w| zigzag(w)).collect();
+    let high = coded.iter().map(|&z| (z >> 8) as u8);
+    high.chain(coded.iter().map(|&z| z as u8)).collect()
+}
+
+/// Inflates one stage into `out` (`STAGE_SIZE` weights) and checks it; `raw` is scratch space.
+fn decode_stage(
+    payload: &[u8],
+    expected: u64,
+    raw: &mut Vec<u8>,
+    out: &mut [i16],
+) -> Result<(), WeightsError> {
+    raw.clear();
+    raw.reserve(STAGE_SIZE * 2);
     let status = flate2::Decompress::new(false)
-        .decompress_vec(payload, &mut raw, flate2::FlushDecompress::Finish)
+        .decompress_vec(payload, raw, flate2::FlushDecompress::Finish)
         .map_err(|e| WeightsError::Corrupt(e.to_string()))?;
     if status != flate2::Status::StreamEnd || raw.len() != STAGE_SIZE * 2 {
         return Err(WeightsError::Corrupt(format!(
@@ -92,13 +120,14 @@ fn decode_stage(payload: &[u8], expected: u64) -> Result<Vec<i16>, WeightsError>
             STAGE_SIZE * 2
         )));
     }
-    if checksum(&raw) != expected {
+    if checksum(raw) != expected {
         return Err(WeightsError::Checksum);
     }
-    Ok(raw
-        .chunks_exact(2)
-        .map(|c| i16::from_le_bytes([c[0], c[1]]))
-        .collect())
+    let (high, low) = raw.split_at(STAGE_SIZE);
+    for ((w, &h), &l) in out.iter_mut().zip(high).zip(low) {
+        *w = unzigzag(u16::from_le_bytes([l, h]));
+    }
+    Ok(())
 }
 
 /// A fingerprint of the feature layout: pattern squares, stages and scalars.
@@ -109,6 +138,10 @@ fn layout_fingerprint() -> u64 {
         bytes.push(0xFF);
     }
     bytes.extend_from_slice(&(STAGES as u32).to_le_bytes());
+    for st in 0..STAGES {
+        let (low, high) = stage_empties(st);
+        bytes.extend_from_slice(&[low as u8, high as u8]);
+    }
     bytes.extend_from_slice(&(SCALARS as u32).to_le_bytes());
     bytes.extend_from_slice(&(COUNTS as u32).to_le_bytes());
     fnv1a(&bytes)
@@ -204,9 +237,9 @@ impl PatternEval {
                 .into_iter()
                 .map(|job| {
                     scope.spawn(move || {
+                        let mut raw = Vec::new();
                         job.into_iter().try_for_each(|(out, (payload, expected))| {
-                            out.copy_from_slice(&decode_stage(payload, expected)?);
-                            Ok::<(), WeightsError>(())
+                            decode_stage(payload, expected, &mut raw, out)
                         })
                     })
                 })
@@ -215,6 +248,13 @@ impl PatternEval {
                 .into_iter()
                 .try_for_each(|h| h.join().expect("stage decoding does not panic"))
         })?;
+        for st in 1..STAGES {
+            let (done, rest) = weights.split_at_mut(st * STAGE_SIZE);
+            let before = &done[(st - 1) * STAGE_SIZE..];
+            for (w, &b) in rest[..STAGE_SIZE].iter_mut().zip(before) {
+                *w = w.wrapping_add(b);
+            }
+        }
         Ok(PatternEval {
             weights: weights.into_boxed_slice(),
         })
@@ -229,8 +269,15 @@ impl PatternEval {
         }
         out.extend_from_slice(&layout_fingerprint().to_le_bytes());
         let mut streams = Vec::with_capacity(STAGES);
-        for stage in self.weights.chunks_exact(STAGE_SIZE) {
-            let raw: Vec<u8> = stage.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let zeros = vec![0i16; STAGE_SIZE];
+        let befores = std::iter::once(&zeros[..]).chain(self.weights.chunks_exact(STAGE_SIZE));
+        for (stage, before) in self.weights.chunks_exact(STAGE_SIZE).zip(befores) {
+            let delta: Vec<i16> = stage
+                .iter()
+                .zip(before)
+                .map(|(w, b)| w.wrapping_sub(*b))
+                .collect();
+            let raw = planes(&delta);
             let mut encoder =
                 flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
             encoder.write_all(&raw).expect("writing to memory");
@@ -295,6 +342,14 @@ mod tests {
         let bytes = eval.to_bytes();
         let back = PatternEval::from_bytes(&bytes).unwrap();
         assert_eq!(back.weights(), eval.weights());
+    }
+
+    #[test]
+    fn zigzag_round_trips() {
+        for w in [0, 1, -1, 2, -2, 300, -300, i16::MAX, i16::MIN] {
+            assert_eq!(unzigzag(zigzag(w)), w);
+        }
+        assert_eq!([0, -1, 1, -2].map(zigzag), [0, 1, 2, 3]);
     }
 
     #[test]

@@ -30,6 +30,7 @@ use rayon::prelude::*;
 use crate::board::{Board, Color, Game, Move};
 use crate::eval::pattern::{
     FEATURES, SCALARS, STAGE_SIZE, STAGES, canonical_indices, for_each_feature, stage,
+    stage_empties,
 };
 use crate::eval::{Evaluator, HandEval, PatternEval, SCALE};
 use crate::search::control::Control;
@@ -534,7 +535,7 @@ fn export(weights: &mut [i16], st: usize, w: &[f32]) {
 /// out); further from the end, a sample for the bootstrapping search. Training and validation
 /// select alike, so that their errors compare.
 fn select(mut entries: Vec<Entry>, st: usize, options: &TrainOptions) -> Vec<Entry> {
-    if st as u32 * 4 + 4 <= 24 {
+    if stage_empties(st).1 <= 24 {
         let (mut solved, rest): (Vec<Entry>, Vec<Entry>) = entries
             .into_iter()
             .partition(|e| e.board.empty_count() <= options.solve_max_empties);
@@ -584,7 +585,6 @@ pub fn train(
     for st in 0..STAGES {
         let stage_start = Instant::now();
         let eval = PatternEval::from_weights(weights.clone());
-        let low = st as u32 * 4 + 1;
         let entries = select(training.stage(st, options.seed, None), st, options);
         let known = cache.len();
         let labelled = label(&entries, options, &eval, cache);
@@ -615,7 +615,7 @@ pub fn train(
             .expect("three kinds");
         let report = StageReport {
             stage: st,
-            empties: (low, low + 3),
+            empties: stage_empties(st),
             kind,
             train: labelled.len(),
             train_mae: mae(&eval, &labelled),
