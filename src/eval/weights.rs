@@ -78,7 +78,7 @@ fn checksum(bytes: &[u8]) -> u64 {
     })
 }
 
-/// A stage's compressed stream and the checksum of its weights.
+/// A stage's compressed stream and the checksum of what it inflates to.
 type Stream<'a> = (&'a [u8], u64);
 
 /// Zigzag code: small magnitudes of either sign become small unsigned numbers.
