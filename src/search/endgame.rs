@@ -3,13 +3,15 @@
 //!
 //! Layers, from the leaves up:
 //! - 1 empty: flip counts from [`count_last_flips`], no move is made;
-//! - 2–4 empties: unrolled searches over square lists in parity order (odd quadrants first);
-//! - up to [`SHALLOW_MAX`] empties: alpha-beta over the empties bitboard with parity ordering;
-//! - above: PVS with the transposition table, fastest-first move ordering (the opponent's
-//!   mobility), stability cut-offs; from 14 empties a look-ahead joins the ordering: a crude
-//!   one-ply mobility value and, when the search has an evaluation
-//!   ([`EndgameSearch::with_evaluator`]), the evaluation of each child (its one-ply value from
-//!   20 empties, two-ply from 23).
+//! - 2–4 empties: unrolled searches over square lists in parity order (lone empties, then odd
+//!   quadrants, then the rest);
+//! - up to [`SHALLOW_MAX`] empties: alpha-beta over the empties bitboard in the same order;
+//! - above: PVS with a transposition table (each thread's own small one below
+//!   [`SHARED_TT_MIN_EMPTIES`], the shared one from there), fastest-first move ordering (the
+//!   opponent's mobility), stability cut-offs; from 14 empties a look-ahead joins the ordering:
+//!   when the search has an evaluation ([`EndgameSearch::with_evaluator`]), the evaluation of
+//!   each child (its one-ply value from 20 empties, two-ply from 23), otherwise a crude one-ply
+//!   mobility value.
 //!
 //! All final scores are even (64 squares, empties to the winner), so null windows sit on odd
 //! values.
@@ -35,8 +37,65 @@ pub const SHALLOW_MAX: u32 = 6;
 /// Empties from which move ordering adds a one-ply search over a crude evaluation.
 const SHALLOW_ORDERING_MIN_EMPTIES: u32 = 14;
 
-/// Empties from which deep nodes look their children up in the hash table before searching.
-const ETC_MIN_EMPTIES: u32 = 12;
+/// Empties from which deep nodes use the shared hash table; below, a small table of each
+/// thread's own holds their bounds (no move). Parents look their children up in either table
+/// before searching them (enhanced transposition cut-off). Against the shared table for every
+/// deep node, on FFO #41-#44 and #46 (one thread): 11, 12, 13, 14 and 15 all took 10-25% less
+/// time (the noise of this machine), 13 the least; Egaroucid's split is 14.
+const SHARED_TT_MIN_EMPTIES: u32 = 13;
+
+/// Entries per number of empties in a thread's own table.
+const LOCAL_TT_SIZE: usize = 1 << 10;
+
+/// One entry of a thread's own table: a position and bounds on its exact score.
+#[derive(Clone, Copy, Default)]
+struct LocalEntry {
+    player: u64,
+    opponent: u64,
+    lower: i8,
+    upper: i8,
+}
+
+thread_local! {
+    /// Each thread's own table, for the deep nodes below [`SHARED_TT_MIN_EMPTIES`]: bounds on
+    /// exact scores, true whatever search stored them, so the table lives as long as the thread.
+    static LOCAL_TT: Box<[std::cell::Cell<LocalEntry>]> = (0..LOCAL_TT_SIZE
+        * (SHARED_TT_MIN_EMPTIES - SHALLOW_MAX - 1) as usize)
+        .map(|_| std::cell::Cell::new(LocalEntry::default()))
+        .collect();
+}
+
+/// The slot of `(p, o)` with `n` empties (SHALLOW_MAX < n < SHARED_TT_MIN_EMPTIES) in a
+/// thread's own table.
+#[inline]
+fn local_slot(p: u64, o: u64, n: u32) -> usize {
+    let h = (p.wrapping_mul(0x9DDA_1C54_CFE6_B6E9) ^ o.wrapping_mul(0xA2E6_C030_0831_E05A)) >> 54;
+    (n - SHALLOW_MAX - 1) as usize * LOCAL_TT_SIZE + h as usize
+}
+
+/// Bounds `(lower, upper)` on the score of `(p, o)` with `n` empties from this thread's table.
+#[inline]
+fn local_probe(p: u64, o: u64, n: u32) -> Option<(i32, i32)> {
+    LOCAL_TT.with(|t| {
+        let e = t[local_slot(p, o, n)].get();
+        (e.player == p && e.opponent == o).then_some((e.lower as i32, e.upper as i32))
+    })
+}
+
+/// Stores bounds on the score of `(p, o)` with `n` empties: `score` searched in `(alpha, beta)`.
+#[inline]
+fn local_store(p: u64, o: u64, n: u32, score: i32, alpha: i32, beta: i32) {
+    let lower = if score > alpha { score } else { -SCORE_MAX };
+    let upper = if score < beta { score } else { SCORE_MAX };
+    LOCAL_TT.with(|t| {
+        t[local_slot(p, o, n)].set(LocalEntry {
+            player: p,
+            opponent: o,
+            lower: lower as i8,
+            upper: upper as i8,
+        })
+    });
+}
 
 /// The four 4×4 quadrants.
 const QUADRANTS: [u64; 4] = [
@@ -81,6 +140,15 @@ fn odd_quadrants(empties: u64) -> u64 {
         odd |= q & (((empties & q).count_ones() & 1) as u64).wrapping_neg();
     }
     odd
+}
+
+/// The empty squares none of whose neighbours is empty: playing into a lone hole first (as
+/// Egaroucid does) cut the nodes of FFO #41-#44 and #46 by 6% (one thread).
+#[inline]
+fn lone_empties(empties: u64) -> u64 {
+    let side = ((empties & 0x7F7F_7F7F_7F7F_7F7F) << 1) | ((empties & 0xFEFE_FEFE_FEFE_FEFE) >> 1);
+    let row = empties | side;
+    empties & !(side | row << 8 | row >> 8)
 }
 
 /// The final score for `p` when the game ends now: disc difference, empties to the winner.
@@ -156,8 +224,12 @@ pub struct EndgameSearch<'a> {
 /// static value) orders the moves, when the search has an evaluation.
 const EVAL_LOOKAHEAD_MIN_EMPTIES: [u32; 2] = [20, 23];
 
-/// Weight of the evaluation (discs for the opponent) in the ordering value.
-const EVAL_WEIGHT: i32 = 32;
+/// Weight of the evaluation (discs for the opponent) in the ordering value. The crude one-ply
+/// value no longer joins it when there is an evaluation: nodes on FFO #41-#44 and #46 (one
+/// thread) with weights 8, 12, 16, 20 were 174 M, 173 M, 176 M, 178 M against 178 M for both
+/// (weight 32), on 60 positions of hard-20 and FFO #40 and #47 326 M, 322 M, -, 317 M against
+/// 312 M, with fewer move generations per node.
+const EVAL_WEIGHT: i32 = 20;
 
 /// The `depth`-ply alpha-beta value of `board` under `eval`, for the side to move.
 fn eval_negamax(eval: &dyn Evaluator, board: &Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
@@ -453,8 +525,9 @@ impl<'a> EndgameSearch<'a> {
             return -self.shallow(o, p, -beta, -alpha, empties, n);
         }
         let odd = odd_quadrants(empties);
+        let lone = lone_empties(empties);
         let mut best = -SCORE_INF;
-        for class in [legal & odd, legal & !odd] {
+        for class in [legal & lone, legal & odd & !lone, legal & !odd & !lone] {
             let mut m = class;
             while m != 0 {
                 let x = m.trailing_zeros() as usize;
@@ -480,8 +553,9 @@ impl<'a> EndgameSearch<'a> {
         best
     }
 
-    /// Above SHALLOW_MAX empties: PVS with the hash table, move ordering, enhanced
-    /// transposition cut-offs and stability cut-offs.
+    /// Above SHALLOW_MAX empties: PVS with a hash table (the thread's own below
+    /// [`SHARED_TT_MIN_EMPTIES`]), move ordering, enhanced transposition cut-offs and stability
+    /// cut-offs.
     fn deep(&mut self, p: u64, o: u64, mut alpha: i32, mut beta: i32, n: u32) -> i32 {
         self.nodes += 1;
         if self.control.should_stop(&mut self.poll) {
@@ -492,8 +566,11 @@ impl<'a> EndgameSearch<'a> {
             player: p,
             opponent: o,
         };
-        let hash = board.hash();
-        self.tt.prefetch(hash);
+        let shared = n >= SHARED_TT_MIN_EMPTIES;
+        let hash = if shared { board.hash() } else { 0 };
+        if shared {
+            self.tt.prefetch(hash);
+        }
         if alpha >= STABILITY_THRESHOLD[n as usize] {
             let upper = SCORE_MAX - 2 * stable_discs(o, p).count_ones() as i32;
             if upper <= alpha {
@@ -502,7 +579,7 @@ impl<'a> EndgameSearch<'a> {
             beta = beta.min(upper);
         }
         let mut hash_move = NO_MOVE;
-        if let Some(entry) = self.tt.probe(&board, hash) {
+        if shared && let Some(entry) = self.tt.probe(&board, hash) {
             if entry.depth as u32 == n
                 && entry.selectivity == SEL_EXACT
                 && let Some(score) = entry.narrow(&mut alpha, &mut beta)
@@ -571,11 +648,15 @@ impl<'a> EndgameSearch<'a> {
                 }
             }
         }
-        self.tt.store(
-            &board,
-            hash,
-            TtData::from_result(best, alpha_start, beta, best_move, n, SEL_EXACT),
-        );
+        if shared {
+            self.tt.store(
+                &board,
+                hash,
+                TtData::from_result(best, alpha_start, beta, best_move, n, SEL_EXACT),
+            );
+        } else {
+            local_store(p, o, n, best, alpha_start, beta);
+        }
         best
     }
 
@@ -610,10 +691,10 @@ impl<'a> EndgameSearch<'a> {
     /// (fewest replies for the opponent, corners counting extra), odd-quadrant parity and a
     /// static square value.
     ///
-    /// Children found in the hash table settle moves before any search (enhanced transposition
-    /// cut-off): a child bound that already reaches `beta` cuts the node (`Err(score)`); a move
-    /// whose bound cannot exceed `alpha` is dropped, its bound kept in `best`. Other children's
-    /// buckets are prefetched.
+    /// Children found in their hash table settle moves before any search (enhanced
+    /// transposition cut-off): a child bound that already reaches `beta` cuts the node
+    /// (`Err(score)`); a move whose bound cannot exceed `alpha` is dropped, its bound kept in
+    /// `best`.
     #[allow(clippy::too_many_arguments)]
     fn order(
         &mut self,
@@ -628,8 +709,8 @@ impl<'a> EndgameSearch<'a> {
         best: &mut i32,
     ) -> Result<(), i32> {
         let odd = if n <= 14 { odd_quadrants(!(p | o)) } else { 0 };
-        let child_in_tt = n > SHALLOW_MAX + 1;
-        let etc = n >= ETC_MIN_EMPTIES;
+        let child_in_tt = n > SHARED_TT_MIN_EMPTIES;
+        let child_in_local = !child_in_tt && n > SHALLOW_MAX + 1;
         let eval_depth = EVAL_LOOKAHEAD_MIN_EMPTIES
             .iter()
             .take_while(|&&min| n >= min)
@@ -644,27 +725,27 @@ impl<'a> EndgameSearch<'a> {
                 return Err(SCORE_MAX);
             }
             let (cp, co) = (o ^ f, p | f | 1 << x);
-            if child_in_tt {
+            let bounds = if child_in_tt {
                 let child = Board {
                     player: cp,
                     opponent: co,
                 };
-                let child_hash = child.hash();
-                if etc {
-                    if let Some(e) = self.tt.probe(&child, child_hash)
-                        && e.depth as u32 == n - 1
-                        && e.selectivity == SEL_EXACT
-                    {
-                        if -(e.upper as i32) >= beta {
-                            return Err(-(e.upper as i32));
-                        }
-                        if -(e.lower as i32) <= alpha {
-                            *best = (*best).max(-(e.lower as i32));
-                            continue;
-                        }
-                    }
-                } else {
-                    self.tt.prefetch(child_hash);
+                self.tt
+                    .probe(&child, child.hash())
+                    .filter(|e| e.depth as u32 == n - 1 && e.selectivity == SEL_EXACT)
+                    .map(|e| (e.lower as i32, e.upper as i32))
+            } else if child_in_local {
+                local_probe(cp, co, n - 1)
+            } else {
+                None
+            };
+            if let Some((lower, upper)) = bounds {
+                if -upper >= beta {
+                    return Err(-upper);
+                }
+                if -lower <= alpha {
+                    *best = (*best).max(-lower);
+                    continue;
                 }
             }
             let value = if x as u8 == hash_move {
@@ -683,7 +764,6 @@ impl<'a> EndgameSearch<'a> {
                             };
                             let v = eval_negamax(eval, &child, eval_depth, -SCORE_INF, SCORE_INF);
                             value -= EVAL_WEIGHT * v;
-                            value -= 4 * shallow_value(cp, co, replies);
                         }
                         _ => value -= 4 * shallow_value(cp, co, replies),
                     }
@@ -763,13 +843,19 @@ fn solve_1(p: u64, alpha: i32, x: usize) -> i32 {
     }
 }
 
-/// The `N` empties as squares, those in quadrants with an odd number of empties first.
+/// The `N` empties as squares: lone empties first, then those in quadrants with an odd number of
+/// empties, then the rest.
 #[inline]
 fn parity_sorted<const N: usize>(empties: u64) -> [usize; N] {
     let odd = odd_quadrants(empties);
+    let lone = lone_empties(empties);
     let mut out = [0usize; N];
     let mut i = 0;
-    for class in [empties & odd, empties & !odd] {
+    for class in [
+        empties & lone,
+        empties & odd & !lone,
+        empties & !odd & !lone,
+    ] {
         let mut m = class;
         while m != 0 {
             out[i] = m.trailing_zeros() as usize;
@@ -899,6 +985,30 @@ impl EndgameSearch<'_> {
 mod tests {
     use super::*;
     use crate::board::{Move, Square};
+
+    #[test]
+    fn lone_empties_have_no_empty_neighbour() {
+        // a1 alone in its corner; b3 with c3 beside it; h8 alone; e5 with d4 diagonal to it.
+        let (a1, b3, c3, h8, d4, e5) = (1u64, 1 << 17, 1 << 18, 1 << 63, 1 << 27, 1 << 36);
+        assert_eq!(lone_empties(a1 | b3 | c3 | h8 | d4 | e5), a1 | h8);
+        // Row ends do not wrap: h1 and a2 are not neighbours.
+        assert_eq!(lone_empties(1 << 7 | 1 << 8), 1 << 7 | 1 << 8);
+        assert_eq!(lone_empties(0), 0);
+    }
+
+    #[test]
+    fn own_table_keeps_bounds_of_its_positions_only() {
+        let (p, o) = (0x0000_0010_0800_0000u64, 0x0000_0008_1000_0000u64);
+        let n = SHALLOW_MAX + 1;
+        local_store(p, o, n, 6, -10, 4);
+        assert_eq!(local_probe(p, o, n), Some((6, SCORE_MAX)));
+        local_store(p, o, n, 2, -10, 4);
+        assert_eq!(local_probe(p, o, n), Some((2, 2)));
+        local_store(p, o, n, -12, -10, 4);
+        assert_eq!(local_probe(p, o, n), Some((-SCORE_MAX, -12)));
+        assert_eq!(local_probe(o, p, n), None);
+        assert_eq!(local_probe(p, o, n + 1), None);
+    }
 
     /// Plain negamax over the checked API: the definition of the score.
     fn minimax(board: &Board) -> i32 {

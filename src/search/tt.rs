@@ -212,15 +212,19 @@ impl TranspositionTable {
         }
     }
 
-    /// Forgets everything.
+    /// Forgets everything, on the threads of the current rayon pool (a 768 MB table takes
+    /// about 80 ms on one thread).
     pub fn clear(&self) {
-        for bucket in self.buckets.iter() {
-            for e in &bucket.entries {
-                e.data.store(0, Relaxed);
-                e.player.store(0, Relaxed);
-                e.opponent.store(0, Relaxed);
+        use rayon::prelude::*;
+        self.buckets.par_chunks(1 << 14).for_each(|chunk| {
+            for bucket in chunk {
+                for e in &bucket.entries {
+                    e.data.store(0, Relaxed);
+                    e.player.store(0, Relaxed);
+                    e.opponent.store(0, Relaxed);
+                }
             }
-        }
+        });
     }
 
     fn current_date(&self) -> u8 {

@@ -87,7 +87,7 @@ impl Solver {
     /// Solves `board` from an empty hash table.
     pub fn solve(&self, board: &Board) -> Result<SolveReport, Stopped> {
         self.stop.store(false, std::sync::atomic::Ordering::Relaxed);
-        self.tt.clear();
+        self.pool.install(|| self.tt.clear());
         let start = Instant::now();
         let solution = self.pool.install(|| self.solve_in_pool(board))?;
         Ok(SolveReport {
@@ -132,7 +132,7 @@ impl Solver {
             return self.solve(&state.board());
         }
         self.stop.store(false, std::sync::atomic::Ordering::Relaxed);
-        self.tt.clear();
+        self.pool.install(|| self.tt.clear());
         let start = Instant::now();
         let solution = self.pool.install(|| {
             let mut search = VariantSearch::new(*rules, &self.tt, &self.stop).parallel();
