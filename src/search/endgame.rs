@@ -34,7 +34,8 @@ const SCORE_INF: i32 = 127;
 /// Empties at or below which the solver uses the shallow parity search (no hash table).
 pub const SHALLOW_MAX: u32 = 6;
 
-/// Empties from which move ordering adds a one-ply search over a crude evaluation.
+/// Empties from which a look-ahead joins the move ordering: the evaluation of each child, or
+/// without an evaluation a one-ply search over a crude one.
 const SHALLOW_ORDERING_MIN_EMPTIES: u32 = 14;
 
 /// Empties from which deep nodes use the shared hash table; below, a small table of each
@@ -149,6 +150,19 @@ fn lone_empties(empties: u64) -> u64 {
     let side = ((empties & 0x7F7F_7F7F_7F7F_7F7F) << 1) | ((empties & 0xFEFE_FEFE_FEFE_FEFE) >> 1);
     let row = empties | side;
     empties & !(side | row << 8 | row >> 8)
+}
+
+/// `squares` (a subset of `empties`) in the order the shallow searches try them: lone empties,
+/// then those in quadrants with an odd number of empties, then the rest.
+#[inline]
+fn parity_classes(squares: u64, empties: u64) -> [u64; 3] {
+    let odd = odd_quadrants(empties);
+    let lone = lone_empties(empties);
+    [
+        squares & lone,
+        squares & odd & !lone,
+        squares & !odd & !lone,
+    ]
 }
 
 /// The final score for `p` when the game ends now: disc difference, empties to the winner.
@@ -524,10 +538,8 @@ impl<'a> EndgameSearch<'a> {
             }
             return -self.shallow(o, p, -beta, -alpha, empties, n);
         }
-        let odd = odd_quadrants(empties);
-        let lone = lone_empties(empties);
         let mut best = -SCORE_INF;
-        for class in [legal & lone, legal & odd & !lone, legal & !odd & !lone] {
+        for class in parity_classes(legal, empties) {
             let mut m = class;
             while m != 0 {
                 let x = m.trailing_zeros() as usize;
@@ -843,19 +855,12 @@ fn solve_1(p: u64, alpha: i32, x: usize) -> i32 {
     }
 }
 
-/// The `N` empties as squares: lone empties first, then those in quadrants with an odd number of
-/// empties, then the rest.
+/// The `N` empties as squares in [`parity_classes`] order.
 #[inline]
 fn parity_sorted<const N: usize>(empties: u64) -> [usize; N] {
-    let odd = odd_quadrants(empties);
-    let lone = lone_empties(empties);
     let mut out = [0usize; N];
     let mut i = 0;
-    for class in [
-        empties & lone,
-        empties & odd & !lone,
-        empties & !odd & !lone,
-    ] {
+    for class in parity_classes(empties, empties) {
         let mut m = class;
         while m != 0 {
             out[i] = m.trailing_zeros() as usize;

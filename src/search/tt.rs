@@ -212,8 +212,7 @@ impl TranspositionTable {
         }
     }
 
-    /// Forgets everything, on the threads of the current rayon pool (a 768 MB table takes
-    /// about 80 ms on one thread).
+    /// Forgets everything, on the threads of the current rayon pool.
     pub fn clear(&self) {
         use rayon::prelude::*;
         self.buckets.par_chunks(1 << 14).for_each(|chunk| {
