@@ -942,9 +942,26 @@ impl EndgameSearch<'_> {
         })
     }
 
+    /// The exact score of `board` if its hash table (the shared one, or this thread's own
+    /// below [`SHARED_TT_MIN_EMPTIES`]) holds equal lower and upper bounds for it.
+    fn known_score(&self, board: &Board) -> Option<i32> {
+        let n = board.empty_count();
+        let (lower, upper) = if n >= SHARED_TT_MIN_EMPTIES {
+            self.tt
+                .probe(board, board.hash())
+                .filter(|e| e.depth as u32 == n && e.selectivity == SEL_EXACT)
+                .map(|e| (e.lower as i32, e.upper as i32))?
+        } else if n > SHALLOW_MAX {
+            local_probe(board.player, board.opponent, n)?
+        } else {
+            return None;
+        };
+        (lower == upper).then_some(lower)
+    }
+
     /// A line of best moves from `board` whose value is `score` (exact, or the WLD verdict as
-    /// `+2/0/-2`), found by re-searching each child with a window around the expected value
-    /// (mostly hash-table hits after a solve).
+    /// `+2/0/-2`): at each position the child whose exact score a hash table already holds, else
+    /// the first child that a search with a window around the expected value confirms.
     pub fn principal_variation(
         &mut self,
         board: &Board,
@@ -974,8 +991,24 @@ impl EndgameSearch<'_> {
             if let Some(i) = order.iter().position(|s| s.index() == hash_move) {
                 order.swap(0, i);
             }
-            let mut chosen = None;
+            // A child whose exact score a table already holds settles the move without a
+            // search (the exact search leaves its principal variation there).
+            let mut chosen = order.iter().find_map(|&sq| {
+                let child = board.play_unchecked(
+                    sq.index() as usize,
+                    flips(board.player, board.opponent, sq.index() as usize),
+                );
+                let known = self.known_score(&child)?;
+                let matches = match mode {
+                    SolveMode::Exact => -known == score,
+                    SolveMode::WinLossDraw => 2 * (-known).signum() == score,
+                };
+                matches.then_some((sq, child))
+            });
             for sq in order {
+                if chosen.is_some() {
+                    break;
+                }
                 let child = board.play_unchecked(
                     sq.index() as usize,
                     flips(board.player, board.opponent, sq.index() as usize),
