@@ -735,8 +735,6 @@ impl<'a> EndgameSearch<'a> {
         best: &mut i32,
     ) -> Result<(), i32> {
         let odd = if n <= 14 { odd_quadrants(!(p | o)) } else { 0 };
-        let child_in_tt = n > SHARED_TT_MIN_EMPTIES;
-        let child_in_local = !child_in_tt && n > SHALLOW_MAX + 1;
         let eval_depth = EVAL_LOOKAHEAD_MIN_EMPTIES
             .iter()
             .take_while(|&&min| n >= min)
@@ -751,21 +749,7 @@ impl<'a> EndgameSearch<'a> {
                 return Err(SCORE_MAX);
             }
             let (cp, co) = (o ^ f, p | f | 1 << x);
-            let bounds = if child_in_tt {
-                let child = Board {
-                    player: cp,
-                    opponent: co,
-                };
-                self.tt
-                    .probe(&child, child.hash())
-                    .filter(|e| e.depth as u32 == n - 1 && e.selectivity == SEL_EXACT)
-                    .map(|e| (e.lower as i32, e.upper as i32))
-            } else if child_in_local {
-                local_probe(cp, co, n - 1)
-            } else {
-                None
-            };
-            if let Some((lower, upper)) = bounds {
+            if let Some((lower, upper)) = self.table_bounds(cp, co, n - 1) {
                 if -upper >= beta {
                     return Err(-upper);
                 }
@@ -942,21 +926,24 @@ impl EndgameSearch<'_> {
         })
     }
 
-    /// The exact score of `board` if its hash table (the shared one, or this thread's own
-    /// below [`SHARED_TT_MIN_EMPTIES`]) holds equal lower and upper bounds for it.
-    fn known_score(&self, board: &Board) -> Option<i32> {
-        let n = board.empty_count();
-        let (lower, upper) = if n >= SHARED_TT_MIN_EMPTIES {
+    /// Bounds on the exact score of `(p, o)` with `n` empties from its hash table: the shared
+    /// one from [`SHARED_TT_MIN_EMPTIES`], this thread's own above [`SHALLOW_MAX`]; none below.
+    #[inline]
+    fn table_bounds(&self, p: u64, o: u64, n: u32) -> Option<(i32, i32)> {
+        if n >= SHARED_TT_MIN_EMPTIES {
+            let board = Board {
+                player: p,
+                opponent: o,
+            };
             self.tt
-                .probe(board, board.hash())
+                .probe(&board, board.hash())
                 .filter(|e| e.depth as u32 == n && e.selectivity == SEL_EXACT)
-                .map(|e| (e.lower as i32, e.upper as i32))?
+                .map(|e| (e.lower as i32, e.upper as i32))
         } else if n > SHALLOW_MAX {
-            local_probe(board.player, board.opponent, n)?
+            local_probe(p, o, n)
         } else {
-            return None;
-        };
-        (lower == upper).then_some(lower)
+            None
+        }
     }
 
     /// A line of best moves from `board` whose value is `score` (exact, or the WLD verdict as
@@ -987,42 +974,37 @@ impl EndgameSearch<'_> {
                 .tt
                 .probe(&board, board.hash())
                 .map_or(NO_MOVE, |e| e.best_move);
-            let mut order: Vec<Square> = legal.iter().collect();
-            if let Some(i) = order.iter().position(|s| s.index() == hash_move) {
-                order.swap(0, i);
+            let mut children: Vec<(Square, Board)> = legal
+                .iter()
+                .map(|sq| {
+                    let x = sq.index() as usize;
+                    (sq, board.play_unchecked(x, flips(board.player, board.opponent, x)))
+                })
+                .collect();
+            if let Some(i) = children.iter().position(|(s, _)| s.index() == hash_move) {
+                children.swap(0, i);
             }
+            // Whether a child's value (for the side to move here) reaches `score`.
+            let reaches = |value: i32| match mode {
+                SolveMode::Exact => value == score,
+                SolveMode::WinLossDraw => 2 * value.signum() == score,
+            };
             // A child whose exact score a table already holds settles the move without a
             // search (the exact search leaves its principal variation there).
-            let mut chosen = order.iter().find_map(|&sq| {
-                let child = board.play_unchecked(
-                    sq.index() as usize,
-                    flips(board.player, board.opponent, sq.index() as usize),
-                );
-                let known = self.known_score(&child)?;
-                let matches = match mode {
-                    SolveMode::Exact => -known == score,
-                    SolveMode::WinLossDraw => 2 * (-known).signum() == score,
-                };
-                matches.then_some((sq, child))
+            let mut chosen = children.iter().copied().find(|(_, child)| {
+                self.table_bounds(child.player, child.opponent, child.empty_count())
+                    .is_some_and(|(lower, upper)| lower == upper && reaches(-lower))
             });
-            for sq in order {
-                if chosen.is_some() {
-                    break;
-                }
-                let child = board.play_unchecked(
-                    sq.index() as usize,
-                    flips(board.player, board.opponent, sq.index() as usize),
-                );
-                let matches = match mode {
-                    SolveMode::Exact => -self.search(&child, -score - 1, -score + 1)? == score,
-                    SolveMode::WinLossDraw => {
-                        let s = -self.search(&child, -1, 1)?;
-                        2 * s.signum() == score
-                    }
+            if chosen.is_none() {
+                let (alpha, beta) = match mode {
+                    SolveMode::Exact => (-score - 1, -score + 1),
+                    SolveMode::WinLossDraw => (-1, 1),
                 };
-                if matches {
-                    chosen = Some((sq, child));
-                    break;
+                for (sq, child) in children {
+                    if reaches(-self.search(&child, alpha, beta)?) {
+                        chosen = Some((sq, child));
+                        break;
+                    }
                 }
             }
             let (sq, child) = chosen.expect("some move reaches the score of the position");
