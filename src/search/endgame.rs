@@ -978,7 +978,10 @@ impl EndgameSearch<'_> {
                 .iter()
                 .map(|sq| {
                     let x = sq.index() as usize;
-                    (sq, board.play_unchecked(x, flips(board.player, board.opponent, x)))
+                    (
+                        sq,
+                        board.play_unchecked(x, flips(board.player, board.opponent, x)),
+                    )
                 })
                 .collect();
             if let Some(i) = children.iter().position(|(s, _)| s.index() == hash_move) {
