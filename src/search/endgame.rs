@@ -714,7 +714,7 @@ impl<'a> EndgameSearch<'a> {
     }
 
     /// Builds the move list of a deep node. Ordering: the hash move first, then fastest-first
-    /// (fewest replies for the opponent, corners counting extra), odd-quadrant parity and a
+    /// (fewest replies for the opponent, corners counting double), odd-quadrant parity and a
     /// static square value.
     ///
     /// Children found in their hash table settle moves before any search (enhanced
@@ -763,7 +763,7 @@ impl<'a> EndgameSearch<'a> {
             } else {
                 let replies = moves(cp, co);
                 let mobility =
-                    replies.count_ones() as i32 + 2 * (replies & CORNERS).count_ones() as i32;
+                    replies.count_ones() as i32 + (replies & CORNERS).count_ones() as i32;
                 let mut value = -64 * mobility + 16 * ((odd >> x & 1) as i32) + 4 * SQUARE_VALUE[x];
                 if n >= SHALLOW_ORDERING_MIN_EMPTIES {
                     match self.eval {
