@@ -176,6 +176,13 @@ fn final_score(p: u64, o: u64) -> i32 {
     .final_score()
 }
 
+/// An upper bound on the final score of `p` (to move) against `o`: every stable disc of `o`
+/// stays `o`'s.
+#[inline]
+fn stability_upper(p: u64, o: u64) -> i32 {
+    SCORE_MAX - 2 * stable_discs(o, p).count_ones() as i32
+}
+
 /// Whether a search was stopped before it finished; its results are then meaningless.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("the search was stopped")]
@@ -540,7 +547,7 @@ impl<'a> EndgameSearch<'a> {
     fn shallow(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, empties: u64, n: u32) -> i32 {
         self.nodes += 1;
         if alpha >= SHALLOW_STABILITY_THRESHOLD[n as usize] {
-            let upper = SCORE_MAX - 2 * stable_discs(o, p).count_ones() as i32;
+            let upper = stability_upper(p, o);
             if upper <= alpha {
                 return upper;
             }
@@ -598,7 +605,7 @@ impl<'a> EndgameSearch<'a> {
             self.tt.prefetch(hash);
         }
         if alpha >= STABILITY_THRESHOLD[n as usize] {
-            let upper = SCORE_MAX - 2 * stable_discs(o, p).count_ones() as i32;
+            let upper = stability_upper(p, o);
             if upper <= alpha {
                 return upper;
             }
