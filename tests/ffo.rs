@@ -4,7 +4,7 @@
 use std::sync::atomic::AtomicBool;
 
 use iago::board::{Board, ObfEntry, Symmetry, parse_obf_line};
-use iago::search::endgame::{EndgameSearch, SolveMode};
+use iago::search::endgame::{EndgameSearch, Solution, SolveMode};
 use iago::search::tt::TranspositionTable;
 use iago::solve::{Solver, SolverOptions};
 
@@ -14,26 +14,31 @@ fn suite(text: &str) -> Vec<ObfEntry> {
         .collect()
 }
 
-fn solve_all(entries: &[ObfEntry], threads: usize, first_number: usize) {
-    let solver = Solver::new(SolverOptions {
+fn exact_solver(threads: usize) -> Solver {
+    Solver::new(SolverOptions {
         threads,
         hash_mb: 32,
         mode: SolveMode::Exact,
     })
-    .unwrap();
+    .unwrap()
+}
+
+/// Solves FFO #`number` and checks the best score and that the move is one of the best.
+fn solve_checked(solver: &Solver, entry: &ObfEntry, number: usize) -> Solution {
+    let solution = solver.solve(&entry.position.board).unwrap().solution;
+    let best = solution.pv[0];
+    assert_eq!(Some(solution.score), entry.best_score(), "FFO #{number}");
+    assert!(
+        entry.best_moves().contains(&best),
+        "FFO #{number}: {best} is not a best move"
+    );
+    solution
+}
+
+fn solve_all(entries: &[ObfEntry], threads: usize, first_number: usize) {
+    let solver = exact_solver(threads);
     for (i, entry) in entries.iter().enumerate() {
-        let number = first_number + i;
-        let report = solver.solve(&entry.position.board).unwrap();
-        let best = report.solution.pv[0];
-        assert_eq!(
-            Some(report.solution.score),
-            entry.best_score(),
-            "FFO #{number}"
-        );
-        assert!(
-            entry.best_moves().contains(&best),
-            "FFO #{number}: {best} is not a best move"
-        );
+        solve_checked(&solver, entry, first_number + i);
     }
 }
 
@@ -146,18 +151,6 @@ fn a_wipe_out_in_sight_skips_the_whole_game_pre_search() {
     let line = "-----------------------O--OOOOO---OOOOOXOOOOXXXX--XXOOXX--XX-O-X X; \
                 H4:+64; G8:+64; E8:+64; A5:+62;";
     let entry = parse_obf_line(line).unwrap().unwrap();
-    let solver = Solver::new(SolverOptions {
-        threads: 1,
-        hash_mb: 32,
-        mode: SolveMode::Exact,
-    })
-    .unwrap();
-    let report = solver.solve(&entry.position.board).unwrap();
-    assert_eq!(report.solution.score, 64);
-    assert!(entry.best_moves().contains(&report.solution.pv[0]));
-    assert!(
-        report.solution.nodes < 10_000_000,
-        "{} nodes",
-        report.solution.nodes
-    );
+    let solution = solve_checked(&exact_solver(1), &entry, 59);
+    assert!(solution.nodes < 10_000_000, "{} nodes", solution.nodes);
 }
