@@ -140,8 +140,21 @@ const fn build_diagonal_lines(main: bool) -> [u64; 15] {
 /// The stable discs of `p` (see the module documentation). A lower bound on the discs `p` keeps
 /// to the end of the game.
 pub fn stable_discs(p: u64, o: u64) -> u64 {
-    let filled = p | o;
-    let [h, v, d9, d7] = full_lines(filled);
+    stable_with_lines(p, o, full_lines(p | o))
+}
+
+/// The stable discs of both sides, `(of p, of o)`: the filled lines are found once.
+pub fn stable_discs_both(p: u64, o: u64) -> (u64, u64) {
+    let lines = full_lines(p | o);
+    (
+        stable_with_lines(p, o, lines),
+        stable_with_lines(o, p, lines),
+    )
+}
+
+/// [`stable_discs`] given the squares of the filled lines of each direction.
+#[inline]
+fn stable_with_lines(p: u64, o: u64, [h, v, d9, d7]: [u64; 4]) -> u64 {
     let mut stable = (edge_stable(p, o) | (h & v & d9 & d7)) & p;
     if stable == 0 {
         return 0;
@@ -185,6 +198,19 @@ mod tests {
         // A full first row owned by p is stable.
         assert_eq!(stable_discs(0xFF, 1 << 9) & 0xFF, 0xFF);
         assert_eq!(stable_discs(0, 0xFF), 0);
+    }
+
+    #[test]
+    fn both_sides_at_once_equal_each_side_alone() {
+        let (p, o) = (
+            0x0000_1038_7C3C_1F0Fu64,
+            0x00FF_0004_0240_E0F0u64 & !0x0000_1038_7C3C_1F0F,
+        );
+        assert_eq!(
+            stable_discs_both(p, o),
+            (stable_discs(p, o), stable_discs(o, p))
+        );
+        assert_ne!(stable_discs(p, o), 0);
     }
 
     #[test]
