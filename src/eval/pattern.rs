@@ -291,12 +291,7 @@ pub fn instances() -> Vec<(usize, Symmetry)> {
     for (i, pattern) in PATTERNS.iter().enumerate() {
         let mut seen: Vec<u64> = Vec::new();
         for sym in Symmetry::ALL {
-            let set = pattern.squares.iter().fold(0u64, |acc, &sq| {
-                acc | 1
-                    << sym
-                        .apply_square(crate::board::Square::from_index_unchecked(sq))
-                        .index()
-            });
+            let set = instance_squares(pattern, sym).fold(0u64, |acc, x| acc | 1 << x);
             if !seen.contains(&set) {
                 seen.push(set);
                 out.push((i, sym));
@@ -304,6 +299,14 @@ pub fn instances() -> Vec<(usize, Symmetry)> {
         }
     }
     out
+}
+
+/// The board squares of `pattern` seen through `sym`, in digit order.
+fn instance_squares(pattern: &Pattern, sym: Symmetry) -> impl Iterator<Item = usize> + '_ {
+    pattern.squares.iter().map(move |&sq| {
+        sym.apply_square(crate::board::Square::from_index_unchecked(sq))
+            .index() as usize
+    })
 }
 
 /// For each weight index of a stage, the index that shares its weight: the smaller of the
@@ -410,14 +413,7 @@ fn readers() -> &'static Readers {
         for (s, patterns) in plan().by_symmetry.iter().enumerate() {
             let sym = Symmetry::ALL[s];
             for &i in patterns {
-                let images: Vec<usize> = PATTERNS[i]
-                    .squares
-                    .iter()
-                    .map(|&sq| {
-                        sym.apply_square(crate::board::Square::from_index_unchecked(sq))
-                            .index() as usize
-                    })
-                    .collect();
+                let images: Vec<usize> = instance_squares(&PATTERNS[i], sym).collect();
                 let mask = images.iter().fold(0u64, |m, &x| m | 1 << x);
                 // The digit of the j-th lowest square of the mask.
                 let mut ascending = images.clone();
