@@ -294,9 +294,10 @@ fn bench(c: &mut Criterion) {
     g.finish();
 
     let mut g = c.benchmark_group("flips");
-    let variants: [(&str, FlipFn); 5] = [
+    let variants: [(&str, FlipFn); 6] = [
         ("rays_const_table", flips_table),
-        ("rays_bitscan (kept)", flips),
+        ("rays_avx2", flips),
+        ("rays_bitscan", movegen::flips_scalar),
         ("kogge_stone", flips_kogge_stone),
         ("lanes", flips_lanes),
         ("walk", flips_walk),

@@ -725,7 +725,8 @@ impl<'a> EndgameSearch<'a> {
     /// static square value.
     ///
     /// Children found in their hash table settle moves before any search (enhanced
-    /// transposition cut-off): a child bound that already reaches `beta` cuts the node
+    /// transposition cut-off; the shared table's buckets of all children are prefetched while
+    /// the flips are computed, then probed): a child bound that already reaches `beta` cuts the node
     /// (`Err(score)`); a move whose bound cannot exceed `alpha` is dropped, its bound kept in
     /// `best`.
     #[allow(clippy::too_many_arguments)]
@@ -746,6 +747,11 @@ impl<'a> EndgameSearch<'a> {
             .iter()
             .take_while(|&&min| n >= min)
             .count() as u32;
+        // First the flips of every move, and the children's buckets of the shared table on
+        // their way into the cache while the rest is computed.
+        let shared_children = n > SHARED_TT_MIN_EMPTIES;
+        let mut hashes = [0u64; 34];
+        let mut count = 0;
         let mut m = legal;
         while m != 0 {
             let x = m.trailing_zeros() as usize;
@@ -755,8 +761,31 @@ impl<'a> EndgameSearch<'a> {
                 // Wipe-out: the opponent has no disc left.
                 return Err(SCORE_MAX);
             }
+            if shared_children {
+                let child = Board {
+                    player: o ^ f,
+                    opponent: p | f | 1 << x,
+                };
+                hashes[count] = child.hash();
+                self.tt.prefetch(hashes[count]);
+            }
+            list.moves[count] = Candidate {
+                sq: x as u8,
+                flips: f,
+                value: 0,
+            };
+            count += 1;
+        }
+        for (k, &hash) in hashes[..count].iter().enumerate() {
+            let Candidate { sq, flips: f, .. } = list.moves[k];
+            let x = sq as usize;
             let (cp, co) = (o ^ f, p | f | 1 << x);
-            if let Some((lower, upper)) = self.table_bounds(cp, co, n - 1) {
+            let bounds = if shared_children {
+                self.shared_bounds(cp, co, n - 1, hash)
+            } else {
+                self.table_bounds(cp, co, n - 1)
+            };
+            if let Some((lower, upper)) = bounds {
                 if -upper >= beta {
                     return Err(-upper);
                 }
@@ -942,15 +971,25 @@ impl EndgameSearch<'_> {
                 player: p,
                 opponent: o,
             };
-            self.tt
-                .probe(&board, board.hash())
-                .filter(|e| e.depth as u32 == n && e.selectivity == SEL_EXACT)
-                .map(|e| (e.lower as i32, e.upper as i32))
+            self.shared_bounds(p, o, n, board.hash())
         } else if n > SHALLOW_MAX {
             local_probe(p, o, n)
         } else {
             None
         }
+    }
+
+    /// Bounds on the exact score of `(p, o)` with `n` empties (hash `hash`) from the shared table.
+    #[inline]
+    fn shared_bounds(&self, p: u64, o: u64, n: u32, hash: u64) -> Option<(i32, i32)> {
+        let board = Board {
+            player: p,
+            opponent: o,
+        };
+        self.tt
+            .probe(&board, hash)
+            .filter(|e| e.depth as u32 == n && e.selectivity == SEL_EXACT)
+            .map(|e| (e.lower as i32, e.upper as i32))
     }
 
     /// A line of best moves from `board` whose value is `score` (exact, or the WLD verdict as
