@@ -99,7 +99,7 @@ pub fn flips(p: u64, o: u64, sq: usize) -> u64 {
 /// lower indices in another.
 #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
 #[inline]
-pub fn flips_avx2(p: u64, o: u64, sq: usize) -> u64 {
+fn flips_avx2(p: u64, o: u64, sq: usize) -> u64 {
     use std::arch::x86_64::*;
     let rays = &RAYS[sq];
     // SAFETY: the `avx2` target feature is enabled at compile time, so these instructions exist

@@ -726,9 +726,9 @@ impl<'a> EndgameSearch<'a> {
     ///
     /// Children found in their hash table settle moves before any search (enhanced
     /// transposition cut-off; the shared table's buckets of all children are prefetched while
-    /// the flips are computed, then probed): a child bound that already reaches `beta` cuts the node
-    /// (`Err(score)`); a move whose bound cannot exceed `alpha` is dropped, its bound kept in
-    /// `best`.
+    /// the flips are computed, then probed): a child bound that already reaches `beta` cuts the
+    /// node (`Err(score)`); a move whose bound cannot exceed `alpha` is dropped, its bound kept
+    /// in `best`.
     #[allow(clippy::too_many_arguments)]
     fn order(
         &mut self,
