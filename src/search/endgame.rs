@@ -781,7 +781,11 @@ impl<'a> EndgameSearch<'a> {
             let x = sq as usize;
             let (cp, co) = (o ^ f, p | f | 1 << x);
             let bounds = if shared_children {
-                self.shared_bounds(cp, co, n - 1, hash)
+                let child = Board {
+                    player: cp,
+                    opponent: co,
+                };
+                self.shared_bounds(&child, n - 1, hash)
             } else {
                 self.table_bounds(cp, co, n - 1)
             };
@@ -971,7 +975,7 @@ impl EndgameSearch<'_> {
                 player: p,
                 opponent: o,
             };
-            self.shared_bounds(p, o, n, board.hash())
+            self.shared_bounds(&board, n, board.hash())
         } else if n > SHALLOW_MAX {
             local_probe(p, o, n)
         } else {
@@ -979,15 +983,11 @@ impl EndgameSearch<'_> {
         }
     }
 
-    /// Bounds on the exact score of `(p, o)` with `n` empties (hash `hash`) from the shared table.
+    /// Bounds on the exact score of `board` with `n` empties (hash `hash`) from the shared table.
     #[inline]
-    fn shared_bounds(&self, p: u64, o: u64, n: u32, hash: u64) -> Option<(i32, i32)> {
-        let board = Board {
-            player: p,
-            opponent: o,
-        };
+    fn shared_bounds(&self, board: &Board, n: u32, hash: u64) -> Option<(i32, i32)> {
         self.tt
-            .probe(&board, hash)
+            .probe(board, hash)
             .filter(|e| e.depth as u32 == n && e.selectivity == SEL_EXACT)
             .map(|e| (e.lower as i32, e.upper as i32))
     }
