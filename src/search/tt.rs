@@ -36,6 +36,8 @@ const VALID: u64 = 1 << 63;
 impl TtData {
     /// The entry recording `best`, the fail-soft result of a search in `(alpha, beta)`: a lower
     /// bound when it reached `beta`, an upper bound when it did not exceed `alpha`, else exact.
+    /// A move that failed low is no better than its siblings, so an upper bound records no move
+    /// and [`TranspositionTable::store`] keeps the move the entry had.
     pub fn from_result(
         best: i32,
         alpha: i32,
@@ -54,7 +56,7 @@ impl TtData {
         TtData {
             lower: lower as i8,
             upper: upper as i8,
-            best_move,
+            best_move: if best > alpha { best_move } else { NO_MOVE },
             depth: depth as u8,
             selectivity,
         }
@@ -294,6 +296,8 @@ impl TranspositionTable {
                     }
                 } else if old.quality() > new.quality() {
                     return;
+                } else if merged.best_move == NO_MOVE {
+                    merged.best_move = old.best_move;
                 }
                 write(e, board, merged.pack(date));
                 return;
@@ -365,6 +369,21 @@ mod tests {
         tt.store(&a, 42, data(2, 2, 5));
         assert_eq!(tt.probe(&b, 42), None);
         assert!(tt.probe(&a, 42).is_some());
+    }
+
+    #[test]
+    fn a_fail_low_keeps_the_move_of_the_entry() {
+        let tt = TranspositionTable::new(1);
+        let b = Board::start();
+        let fail_low = TtData::from_result(-3, 0, 1, 37, 20, 6);
+        assert_eq!((fail_low.upper, fail_low.best_move), (-3, NO_MOVE));
+        tt.store(&b, b.hash(), data(0, 64, 18));
+        tt.store(&b, b.hash(), fail_low);
+        let entry = tt.probe(&b, b.hash()).unwrap();
+        assert_eq!((entry.upper, entry.depth, entry.best_move), (-3, 20, 19));
+        // A result inside the window or above it records its move.
+        assert_eq!(TtData::from_result(0, -1, 1, 37, 20, 6).best_move, 37);
+        assert_eq!(TtData::from_result(1, 0, 1, 37, 20, 6).best_move, 37);
     }
 
     #[test]
