@@ -21,7 +21,7 @@ use std::sync::atomic::AtomicBool;
 
 use crate::board::Board;
 use crate::board::last_flip::count_last_flips;
-use crate::board::movegen::{flips, moves};
+use crate::board::movegen::{flips, moves, potential_moves};
 use crate::board::stability::stable_discs;
 use crate::eval::Evaluator;
 use crate::search::control::{self, Control};
@@ -259,6 +259,10 @@ const EVAL_LOOKAHEAD_MIN_EMPTIES: [u32; 2] = [20, 23];
 /// (weight 32), on 60 positions of hard-20 and FFO #40 and #47 326 M, 322 M, -, 317 M against
 /// 312 M, with fewer move generations per node.
 const EVAL_WEIGHT: i32 = 20;
+
+/// Weight of the opponent's potential mobility (empty squares next to the mover's discs) in
+/// the ordering value, from [`SHALLOW_ORDERING_MIN_EMPTIES`].
+const POTENTIAL_WEIGHT: i32 = 24;
 
 /// The `depth`-ply alpha-beta value of `board` under `eval`, for the side to move.
 fn eval_negamax(eval: &dyn Evaluator, board: &Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
@@ -806,6 +810,7 @@ impl<'a> EndgameSearch<'a> {
                     replies.count_ones() as i32 + (replies & CORNERS).count_ones() as i32;
                 let mut value = -64 * mobility + 16 * ((odd >> x & 1) as i32) + 4 * SQUARE_VALUE[x];
                 if n >= SHALLOW_ORDERING_MIN_EMPTIES {
+                    value -= POTENTIAL_WEIGHT * potential_moves(cp, co).count_ones() as i32;
                     match self.eval {
                         Some(eval) => {
                             let child = Board {
