@@ -269,8 +269,9 @@ impl TranspositionTable {
 
     /// Records a search result. An entry for the same board at the same depth and selectivity
     /// has its bounds tightened; a better one (exact, or deeper, or less selective) is kept;
-    /// otherwise the new result replaces the same board's entry or the least valuable entry of
-    /// the bucket (an older search's first, then the shallowest).
+    /// otherwise the new result replaces the same board's entry (keeping its move when the result
+    /// has none) or the least valuable entry of the bucket (an older search's first, then the
+    /// shallowest).
     pub fn store(&self, board: &Board, hash: u64, new: TtData) {
         let date = self.current_date();
         let bucket = self.bucket(hash);
@@ -291,12 +292,10 @@ impl TranspositionTable {
                         // Bounds from different searches disagree: trust the new result.
                         merged = new;
                     }
-                    if merged.best_move == NO_MOVE {
-                        merged.best_move = old.best_move;
-                    }
                 } else if old.quality() > new.quality() {
                     return;
-                } else if merged.best_move == NO_MOVE {
+                }
+                if merged.best_move == NO_MOVE {
                     merged.best_move = old.best_move;
                 }
                 write(e, board, merged.pack(date));
