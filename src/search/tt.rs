@@ -78,10 +78,11 @@ impl TtData {
         None
     }
 
-    /// What makes an entry worth keeping: exact results first, then depth, then less pruning.
+    /// What makes an entry worth keeping: depth (an exact result's depth is its number of
+    /// empties), then less pruning (an exact result above any selective one).
     fn quality(&self) -> (u8, u8) {
         if self.selectivity == SEL_EXACT {
-            (u8::MAX, u8::MAX)
+            (self.depth, u8::MAX)
         } else {
             (self.depth, self.selectivity)
         }
@@ -268,10 +269,10 @@ impl TranspositionTable {
     }
 
     /// Records a search result. An entry for the same board at the same depth and selectivity
-    /// has its bounds tightened; a better one (exact, or deeper, or less selective) is kept;
-    /// otherwise the new result replaces the same board's entry (keeping its move when the result
-    /// has none) or the least valuable entry of the bucket (an older search's first, then the
-    /// shallowest).
+    /// has its bounds tightened; a better one (deeper, or as deep and less selective: an exact
+    /// result is as deep as its empties) is kept; otherwise the new result replaces the same
+    /// board's entry (keeping its move when the result has none) or the least valuable entry of
+    /// the bucket (an older search's first, then the shallowest, exact results included).
     pub fn store(&self, board: &Board, hash: u64, new: TtData) {
         let date = self.current_date();
         let bucket = self.bucket(hash);
@@ -383,6 +384,20 @@ mod tests {
         // A result inside the window or above it records its move.
         assert_eq!(TtData::from_result(0, -1, 1, 37, 20, 6).best_move, 37);
         assert_eq!(TtData::from_result(1, 0, 1, 37, 20, 6).best_move, 37);
+    }
+
+    #[test]
+    fn a_full_bucket_gives_up_its_shallowest_exact_result() {
+        let tt = TranspositionTable::new(1);
+        let boards = [Board::start(), Board::start().pass(), Board::default()];
+        let exact = |empties| TtData::from_result(4, 0, 8, 19, empties, SEL_EXACT);
+        // All three share a bucket (the same hash); the bucket holds two entries.
+        tt.store(&boards[0], 42, exact(20));
+        tt.store(&boards[1], 42, exact(10));
+        tt.store(&boards[2], 42, exact(15));
+        assert_eq!(tt.probe(&boards[0], 42).map(|e| e.depth), Some(20));
+        assert_eq!(tt.probe(&boards[1], 42), None);
+        assert_eq!(tt.probe(&boards[2], 42).map(|e| e.depth), Some(15));
     }
 
     #[test]
