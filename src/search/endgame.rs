@@ -46,6 +46,15 @@ const SHALLOW_ORDERING_MIN_EMPTIES: u32 = 14;
 /// time (the noise of this machine), 13 the least; Egaroucid's split is 14.
 const SHARED_TT_MIN_EMPTIES: u32 = 13;
 
+/// Plies from which the moves of a depth-limited (selective) entry, left by the pre-searches,
+/// go first in the exact search: a shallower search's moves order worse than the solver's own
+/// ordering (fastest-first and the evaluation). Together with the second hash move, against
+/// every selective move first and one hash move (one thread, `--hash 768`): FFO #50 933.5 M
+/// nodes -> 630.8 M, #53 2,045.0 M -> 1,962.0 M, #55 11.65 G -> 11.22 G, #58 1,996.9 M ->
+/// 1,701.2 M, #45-#48 357.6 M -> 340.0 M, #49, #51, #52, #56, #57 3,192.4 M -> 2,899.9 M.
+/// With the threshold at 8 plies #53 took 2,019.7 M, at 12 plies 2,494.9 M (#50 494.7 M).
+const SELECTIVE_MOVE_MIN_DEPTH: u32 = 6;
+
 /// Entries per number of empties in a thread's own table.
 const LOCAL_TT_SIZE: usize = 1 << 10;
 
@@ -615,7 +624,7 @@ impl<'a> EndgameSearch<'a> {
             }
             beta = beta.min(upper);
         }
-        let mut hash_move = NO_MOVE;
+        let mut hash_moves = [NO_MOVE; 2];
         if shared && let Some(entry) = self.tt.probe(&board, hash) {
             if entry.depth as u32 == n
                 && entry.selectivity == SEL_EXACT
@@ -623,7 +632,9 @@ impl<'a> EndgameSearch<'a> {
             {
                 return score;
             }
-            hash_move = entry.best_move;
+            if entry.selectivity == SEL_EXACT || entry.depth as u32 >= SELECTIVE_MOVE_MIN_DEPTH {
+                hash_moves = [entry.best_move, entry.second_move];
+            }
         }
         let legal = moves(p, o);
         if legal == 0 {
@@ -639,7 +650,9 @@ impl<'a> EndgameSearch<'a> {
             moves: [Candidate::default(); 34],
             len: 0,
         };
-        if let Err(cut) = self.order(&mut list, p, o, legal, hash_move, n, alpha, beta, &mut best) {
+        if let Err(cut) = self.order(
+            &mut list, p, o, legal, hash_moves, n, alpha, beta, &mut best,
+        ) {
             return cut;
         }
         for i in 0..list.len {
@@ -724,9 +737,9 @@ impl<'a> EndgameSearch<'a> {
         (best, sq)
     }
 
-    /// Builds the move list of a deep node. Ordering: the hash move first, then fastest-first
-    /// (fewest replies for the opponent, corners counting double), odd-quadrant parity and a
-    /// static square value.
+    /// Builds the move list of a deep node. Ordering: the hash moves first (the best, then the
+    /// one it replaced), then fastest-first (fewest replies for the opponent, corners counting
+    /// double), odd-quadrant parity and a static square value.
     ///
     /// Children found in their hash table settle moves before any search (enhanced
     /// transposition cut-off; the shared table's buckets of all children are prefetched while
@@ -740,7 +753,7 @@ impl<'a> EndgameSearch<'a> {
         p: u64,
         o: u64,
         legal: u64,
-        hash_move: u8,
+        hash_moves: [u8; 2],
         n: u32,
         alpha: i32,
         beta: i32,
@@ -802,8 +815,10 @@ impl<'a> EndgameSearch<'a> {
                     continue;
                 }
             }
-            let value = if x as u8 == hash_move {
+            let value = if x as u8 == hash_moves[0] {
                 1 << 20
+            } else if x as u8 == hash_moves[1] {
+                1 << 19
             } else {
                 let replies = moves(cp, co);
                 let mobility =

@@ -18,6 +18,9 @@ pub struct TtData {
     pub upper: i8,
     /// The best move found (square index), or [`NO_MOVE`].
     pub best_move: u8,
+    /// The best move before `best_move` replaced it (a second candidate for move ordering, as
+    /// Egaroucid keeps), or [`NO_MOVE`]. Set by [`TranspositionTable::store`].
+    pub second_move: u8,
     /// Search depth in plies (for exact endgame entries: the number of empty squares).
     pub depth: u8,
     /// [`SEL_EXACT`] for an exact endgame result (then `depth` is the number of empties);
@@ -57,6 +60,7 @@ impl TtData {
             lower: lower as i8,
             upper: upper as i8,
             best_move: if best > alpha { best_move } else { NO_MOVE },
+            second_move: NO_MOVE,
             depth: depth as u8,
             selectivity,
         }
@@ -95,6 +99,7 @@ impl TtData {
             | (self.depth as u64) << 24
             | (self.selectivity as u64) << 32
             | (date as u64) << 40
+            | (self.second_move as u64) << 48
             | VALID
     }
 
@@ -106,6 +111,7 @@ impl TtData {
                 best_move: (word >> 16) as u8,
                 depth: (word >> 24) as u8,
                 selectivity: (word >> 32) as u8,
+                second_move: (word >> 48) as u8,
             },
             (word >> 40) as u8,
         )
@@ -271,8 +277,9 @@ impl TranspositionTable {
     /// Records a search result. An entry for the same board at the same depth and selectivity
     /// has its bounds tightened; a better one (deeper, or as deep and less selective: an exact
     /// result is as deep as its empties) is kept; otherwise the new result replaces the same
-    /// board's entry (keeping its move when the result has none) or the least valuable entry of
-    /// the bucket (an older search's first, then the shallowest, exact results included).
+    /// board's entry (keeping its moves when the result has none; a new best move makes the old
+    /// one the second) or the least valuable entry of the bucket (an older search's first, then
+    /// the shallowest, exact results included).
     pub fn store(&self, board: &Board, hash: u64, new: TtData) {
         let date = self.current_date();
         let bucket = self.bucket(hash);
@@ -296,8 +303,11 @@ impl TranspositionTable {
                 } else if old.quality() > new.quality() {
                     return;
                 }
-                if merged.best_move == NO_MOVE {
+                if merged.best_move == NO_MOVE || merged.best_move == old.best_move {
                     merged.best_move = old.best_move;
+                    merged.second_move = old.second_move;
+                } else {
+                    merged.second_move = old.best_move;
                 }
                 write(e, board, merged.pack(date));
                 return;
@@ -334,6 +344,7 @@ mod tests {
             lower,
             upper,
             best_move: 19,
+            second_move: NO_MOVE,
             depth,
             selectivity: 6,
         }
@@ -384,6 +395,45 @@ mod tests {
         // A result inside the window or above it records its move.
         assert_eq!(TtData::from_result(0, -1, 1, 37, 20, 6).best_move, 37);
         assert_eq!(TtData::from_result(1, 0, 1, 37, 20, 6).best_move, 37);
+    }
+
+    #[test]
+    fn a_replaced_best_move_becomes_the_second() {
+        let tt = TranspositionTable::new(1);
+        let b = Board::start();
+        let moves = |e: TtData| (e.best_move, e.second_move);
+        tt.store(
+            &b,
+            b.hash(),
+            TtData::from_result(4, 0, 8, 19, 20, SEL_EXACT),
+        );
+        assert_eq!(tt.probe(&b, b.hash()).map(moves), Some((19, NO_MOVE)));
+        tt.store(
+            &b,
+            b.hash(),
+            TtData::from_result(9, 8, 9, 26, 20, SEL_EXACT),
+        );
+        assert_eq!(tt.probe(&b, b.hash()).map(moves), Some((26, 19)));
+        // A fail-low, or the same best move again, keeps both.
+        tt.store(
+            &b,
+            b.hash(),
+            TtData::from_result(-3, 0, 1, 37, 20, SEL_EXACT),
+        );
+        assert_eq!(tt.probe(&b, b.hash()).map(moves), Some((26, 19)));
+        tt.store(
+            &b,
+            b.hash(),
+            TtData::from_result(9, 8, 9, 26, 20, SEL_EXACT),
+        );
+        assert_eq!(tt.probe(&b, b.hash()).map(moves), Some((26, 19)));
+        // A deeper result for the board carries the moves over too.
+        tt.store(
+            &b,
+            b.hash(),
+            TtData::from_result(9, 8, 9, 37, 21, SEL_EXACT),
+        );
+        assert_eq!(tt.probe(&b, b.hash()).map(moves), Some((37, 26)));
     }
 
     #[test]
