@@ -52,7 +52,8 @@ const SHARED_TT_MIN_EMPTIES: u32 = 13;
 /// every selective move first and one hash move (one thread, `--hash 768`): FFO #50 933.5 M
 /// nodes -> 630.8 M, #53 2,045.0 M -> 1,962.0 M, #55 11.65 G -> 11.22 G, #58 1,996.9 M ->
 /// 1,701.2 M, #45-#48 357.6 M -> 340.0 M, #49, #51, #52, #56, #57 3,192.4 M -> 2,899.9 M.
-/// With the threshold at 8 plies #53 took 2,019.7 M, at 12 plies 2,494.9 M (#50 494.7 M).
+/// With the second move also ordering the midgame search, the threshold at 8 plies took #53 to
+/// 2,019.7 M, at 12 plies to 2,494.9 M (#50 494.7 M).
 const SELECTIVE_MOVE_MIN_DEPTH: u32 = 6;
 
 /// Entries per number of empties in a thread's own table.
