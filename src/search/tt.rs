@@ -401,39 +401,20 @@ mod tests {
     fn a_replaced_best_move_becomes_the_second() {
         let tt = TranspositionTable::new(1);
         let b = Board::start();
-        let moves = |e: TtData| (e.best_move, e.second_move);
-        tt.store(
-            &b,
-            b.hash(),
-            TtData::from_result(4, 0, 8, 19, 20, SEL_EXACT),
-        );
-        assert_eq!(tt.probe(&b, b.hash()).map(moves), Some((19, NO_MOVE)));
-        tt.store(
-            &b,
-            b.hash(),
-            TtData::from_result(9, 8, 9, 26, 20, SEL_EXACT),
-        );
-        assert_eq!(tt.probe(&b, b.hash()).map(moves), Some((26, 19)));
+        // Stores the exact search's `score` in `(alpha, alpha + 1)` with move `mv`, then
+        // returns the entry's (best, second) moves.
+        let store = |score, alpha, mv, empties| {
+            let data = TtData::from_result(score, alpha, alpha + 1, mv, empties, SEL_EXACT);
+            tt.store(&b, b.hash(), data);
+            tt.probe(&b, b.hash()).map(|e| (e.best_move, e.second_move))
+        };
+        assert_eq!(store(9, 8, 19, 20), Some((19, NO_MOVE)));
+        assert_eq!(store(9, 8, 26, 20), Some((26, 19)));
         // A fail-low, or the same best move again, keeps both.
-        tt.store(
-            &b,
-            b.hash(),
-            TtData::from_result(-3, 0, 1, 37, 20, SEL_EXACT),
-        );
-        assert_eq!(tt.probe(&b, b.hash()).map(moves), Some((26, 19)));
-        tt.store(
-            &b,
-            b.hash(),
-            TtData::from_result(9, 8, 9, 26, 20, SEL_EXACT),
-        );
-        assert_eq!(tt.probe(&b, b.hash()).map(moves), Some((26, 19)));
+        assert_eq!(store(-3, 0, 37, 20), Some((26, 19)));
+        assert_eq!(store(9, 8, 26, 20), Some((26, 19)));
         // A deeper result for the board carries the moves over too.
-        tt.store(
-            &b,
-            b.hash(),
-            TtData::from_result(9, 8, 9, 37, 21, SEL_EXACT),
-        );
-        assert_eq!(tt.probe(&b, b.hash()).map(moves), Some((37, 26)));
+        assert_eq!(store(9, 8, 37, 21), Some((37, 26)));
     }
 
     #[test]
