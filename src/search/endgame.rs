@@ -316,8 +316,11 @@ fn eval_negamax(eval: &dyn Evaluator, board: &Board, depth: u32, mut alpha: i32,
 }
 
 /// Empties from which a null-window node searches its remaining moves in parallel once its
-/// first move failed to cut (Young Brothers Wait).
-const SPLIT_MIN_EMPTIES: u32 = 12;
+/// first move failed to cut (Young Brothers Wait). 16 against 12, 2 threads: FFO #55 12.66 G
+/// nodes in 198.5 s against 12.62 G in 211.3 s (63.8 M against 59.7 M nodes/s: fewer, larger
+/// tasks); #45-#48 6.16-6.39 s against 6.02-6.25 s (three runs each, within the noise).
+/// Egaroucid 7.8 splits its endgame from 17 empties.
+const SPLIT_MIN_EMPTIES: u32 = 16;
 
 impl<'a> EndgameSearch<'a> {
     /// A single-threaded solver using `tt` that gives up when `stop` is set.
