@@ -860,6 +860,7 @@ impl<'a> EndgameSearch<'a> {
             .take_while(|&&min| n >= min)
             .count() as u32;
         for mv in &mut list.moves[..list.len] {
+            // Only the hash moves carry a value yet; the others wait at 0.
             if mv.value != 0 {
                 continue;
             }
