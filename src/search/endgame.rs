@@ -265,15 +265,25 @@ pub struct EndgameSearch<'a> {
 }
 
 /// Empties from which the evaluation's one-ply, then two-ply value of a child (instead of its
-/// static value) orders the moves, when the search has an evaluation.
-const EVAL_LOOKAHEAD_MIN_EMPTIES: [u32; 2] = [20, 23];
+/// static value) orders the moves, when the search has an evaluation. With the weights of
+/// [`EVAL_WEIGHT`], one thread, FFO #49-#54 and #56-#58: from 20 and 23 9.14 G nodes, 18 and
+/// 22 8.29 G, 18 and 21 8.02 G, 16 and 23 8.22 G; 18 and 22 took the least time (300 s
+/// against 324 s for 20 and 23, 315 s for 18 and 21, 331 s for 16 and 23, two runs side by
+/// side on the 2 cores).
+const EVAL_LOOKAHEAD_MIN_EMPTIES: [u32; 2] = [18, 22];
 
-/// Weight of the evaluation (discs for the opponent) in the ordering value. The crude one-ply
-/// value no longer joins it when there is an evaluation: nodes on FFO #41-#44 and #46 (one
-/// thread) with weights 8, 12, 16, 20 were 174 M, 173 M, 176 M, 178 M against 178 M for both
-/// (weight 32), on 60 positions of hard-20 and FFO #40 and #47 326 M, 322 M, -, 317 M against
-/// 312 M, with fewer move generations per node.
-const EVAL_WEIGHT: i32 = 20;
+/// Weight of the evaluation (discs for the opponent) in the ordering value, by look-ahead
+/// depth: static, one ply, two plies (see [`EVAL_LOOKAHEAD_MIN_EMPTIES`]).
+///
+/// - Static: the crude one-ply value no longer joins it when there is an evaluation: nodes on
+///   FFO #41-#44 and #46 (one thread) with weights 8, 12, 16, 20 were 174 M, 173 M, 176 M,
+///   178 M against 178 M for both (weight 32), on 60 positions of hard-20 and FFO #40 and #47
+///   326 M, 322 M, -, 317 M against 312 M, with fewer move generations per node.
+/// - Searched values are closer to the truth than static ones and earn more weight against
+///   the opponent's mobility: one thread, FFO #40-#59 19.28 G nodes with 40 against 21.47 G
+///   with 20 (#55 9.66 G against 11.22 G); #49-#54 and #56-#58 9.14 G with 48, 9.22 G with
+///   40, 9.21 G with 56, 9.84 G with 20.
+const EVAL_WEIGHT: [i32; 3] = [20, 48, 48];
 
 /// Weight of the opponent's potential mobility (empty squares next to the mover's discs) in
 /// the ordering value, from [`SHALLOW_ORDERING_MIN_EMPTIES`].
@@ -878,7 +888,7 @@ impl<'a> EndgameSearch<'a> {
                             opponent: co,
                         };
                         let v = eval_negamax(eval, &child, eval_depth, -SCORE_INF, SCORE_INF);
-                        value -= EVAL_WEIGHT * v;
+                        value -= EVAL_WEIGHT[eval_depth as usize] * v;
                     }
                     _ => value -= 4 * shallow_value(cp, co, replies),
                 }
