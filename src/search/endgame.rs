@@ -11,7 +11,7 @@
 //!   [`SHARED_TT_MIN_EMPTIES`], the shared one from there), fastest-first move ordering (the
 //!   opponent's mobility), stability cut-offs; from 14 empties a look-ahead joins the ordering:
 //!   when the search has an evaluation ([`EndgameSearch::with_evaluator`]), the evaluation of
-//!   each child (its one-ply value from 20 empties, two-ply from 23), otherwise a crude one-ply
+//!   each child (its one-ply value from 18 empties, two-ply from 22), otherwise a crude one-ply
 //!   mobility value.
 //!
 //! All final scores are even (64 squares, empties to the winner), so null windows sit on odd
