@@ -269,7 +269,8 @@ pub struct EndgameSearch<'a> {
 /// [`EVAL_WEIGHT`], one thread, FFO #49-#54 and #56-#58: from 20 and 23 9.14 G nodes, 18 and
 /// 22 8.29 G, 18 and 21 8.02 G, 16 and 23 8.22 G; 18 and 22 took the least time (300 s
 /// against 324 s for 20 and 23, 315 s for 18 and 21, 331 s for 16 and 23, two runs side by
-/// side on the 2 cores).
+/// side on the 2 cores). On FFO #60-#67, not used to choose (weights and depths together against
+/// 20 and 20 from 20 and 23): 13.08 G nodes against 13.49 G, but about 5% more time.
 const EVAL_LOOKAHEAD_MIN_EMPTIES: [u32; 2] = [18, 22];
 
 /// Weight of the evaluation (discs for the opponent) in the ordering value, by look-ahead
