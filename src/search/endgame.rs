@@ -284,7 +284,7 @@ const EVAL_LOOKAHEAD_MIN_EMPTIES: [u32; 2] = [18, 22];
 ///   the opponent's mobility: one thread, FFO #40-#59 19.28 G nodes with 40 against 21.47 G
 ///   with 20 (#55 9.66 G against 11.22 G); #49-#54 and #56-#58 9.14 G with 48, 9.22 G with
 ///   40, 9.21 G with 56, 9.84 G with 20.
-const EVAL_WEIGHT: [i32; 3] = [20, 48, 48];
+const EVAL_WEIGHT: [i32; EVAL_LOOKAHEAD_MIN_EMPTIES.len() + 1] = [20, 48, 48];
 
 /// Weight of the opponent's potential mobility (empty squares next to the mover's discs) in
 /// the ordering value, from [`SHALLOW_ORDERING_MIN_EMPTIES`].
