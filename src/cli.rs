@@ -301,6 +301,16 @@ pub enum Command {
         /// Solve positions with at most this many empties.
         #[arg(long, default_value_t = 16, value_name = "E")]
         solve_max_empties: u32,
+        /// Where a game's known values disagree between 24 empties and the solver's range, solve
+        /// its position at these depths (empties) too, so that more of its positions get the
+        /// game's value; an empty list solves none.
+        #[arg(
+            long,
+            value_delimiter = ',',
+            default_value = "18",
+            value_name = "EMPTIES"
+        )]
+        check_empties: Vec<u32>,
         /// Share of the training positions in the solver's range (and one empty beyond) that
         /// also bring the child of a random move, solved (positions off the games' paths).
         #[arg(long, default_value_t = 0.0, value_name = "R")]
@@ -452,6 +462,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             max_labelled,
             max_solved,
             solve_max_empties,
+            check_empties,
             off_path,
             epochs,
             learning_rate,
@@ -466,6 +477,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
                 max_labelled,
                 max_solved,
                 solve_max_empties,
+                check_empties,
                 off_path,
                 epochs,
                 learning_rate,

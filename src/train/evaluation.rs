@@ -8,9 +8,11 @@
 //!      cover only the positions of well-played games, while a search scores the positions that
 //!      bad moves lead to as well: with solved labels for all of 13-16 empties, the depth-8 error
 //!      at 24 empties fell from 4.20 to 3.46 discs);
-//!    - from there up to 24 empties, the game's own value where it is trusted: WTHOR's
-//!      perfect-play score at its theoretical depth (24 or 22 empties), and after it when the
-//!      game ended with that score; Logistello's final score (its endgames were solved); the
+//!    - from there up to 24 empties, values known along the game path: WTHOR's perfect-play
+//!      score at its theoretical depth, Logistello's final score (taken for its first position
+//!      with 24 empties), a finished game's end, and solved positions: each game's first one in
+//!      the solver's range and, where those values disagree, one at each `check_empties` depth.
+//!      A position between two plies of equal value gets that value (see [`game_labels`]); the
 //!      other positions are left out;
 //!    - earlier: a full-width search of `bootstrap_depth` plies whose leaves fall in the stages
 //!      already fitted;
@@ -27,7 +29,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::board::{Board, Color, Game, Move};
+use crate::board::{Board, Color, Game, Move, Position};
 use crate::eval::pattern::{
     FEATURES, SCALARS, STAGE_SIZE, STAGES, canonical_indices, for_each_feature, stage,
     stage_empties,
@@ -54,6 +56,9 @@ pub struct TrainOptions {
     pub max_solved: usize,
     /// Positions up to this many empties are solved exactly.
     pub solve_max_empties: u32,
+    /// Depths (empties, above `solve_max_empties` and below 24) at which a game's position is
+    /// solved where its known values disagree, so that more of its positions get a label.
+    pub check_empties: Vec<u32>,
     /// Share of the training positions with up to `solve_max_empties + 1` empties that also
     /// bring the child of a random move (solved): a search meets positions off the games' paths.
     pub off_path: f64,
@@ -79,6 +84,7 @@ impl Default for TrainOptions {
             max_labelled: 1_500_000,
             max_solved: 1_000_000,
             solve_max_empties: 16,
+            check_empties: vec![18],
             off_path: 0.0,
             bootstrap_depth: 4,
             epochs: 12,
@@ -95,13 +101,11 @@ impl Default for TrainOptions {
 pub struct LabelledGame {
     /// The game, passes included.
     pub game: Game,
-    /// Black's value used for positions up to 24 empties.
+    /// Black's value of the game: exact at `exact_at` (WTHOR), or the final score (Logistello),
+    /// which labels positions up to 24 empties where the solver confirms it.
     pub black_value: i32,
     /// Empties at which `black_value` is exact (WTHOR's theoretical depth), if any.
     pub exact_at: Option<u32>,
-    /// Whether positions after `exact_at` may take `black_value` too: the game ended with that
-    /// score, so (barring errors that cancel out) it was played perfectly from there.
-    pub exact_after: bool,
     /// Whether the game belongs to the validation set.
     pub validation: bool,
 }
@@ -115,7 +119,6 @@ pub fn wthor_games(games: &[WthorGame], validation_years: &[u16]) -> Vec<Labelle
                 game: g.replay()?,
                 black_value: 2 * g.black_theoretical as i32 - 64,
                 exact_at: Some(g.theoretical_depth as u32),
-                exact_after: g.black_discs == g.black_theoretical,
                 validation: validation_years.contains(&g.year),
             })
         })
@@ -131,7 +134,6 @@ pub fn logbook_games(games: &[LogbookGame]) -> Vec<LabelledGame> {
                 game: g.replay()?,
                 black_value: g.black_score,
                 exact_at: None,
-                exact_after: true,
                 validation: false,
             })
         })
@@ -187,36 +189,32 @@ impl OffPath {
 }
 
 impl Positions {
-    fn add(&mut self, game: &LabelledGame, off_path: Option<&OffPath>) {
+    /// Adds the positions of `game`; `labels`: Black's label of each of them, by ply (see
+    /// [`game_labels`]).
+    fn add(&mut self, game: &LabelledGame, labels: &[Option<i32>], off_path: Option<&OffPath>) {
         let mut position = game.game.start();
         let boards = std::iter::once(position).chain(game.game.moves().iter().map(|&mv| {
             position = position.try_play(mv).expect("replayed games are legal");
             position
         }));
-        for pos in boards {
+        for (pos, label) in boards.zip(labels) {
             let board = pos.board;
             let empties = board.empty_count();
             if empties == 0 || empties > 60 || board.is_game_over() {
                 continue;
             }
-            let value = if pos.to_move == Color::Black {
-                game.black_value
-            } else {
-                -game.black_value
-            };
-            // WTHOR's value is exact at its theoretical depth; later positions keep it only when
-            // the game ended with that score (a human error would make it wrong for them).
-            let labelled = match game.exact_at {
-                Some(at) => empties == at || (empties < at && game.exact_after),
-                None => empties <= 24,
-            };
             let key = board.canonical().0;
             let entry = self.map.entry(key).or_insert(Entry {
                 board,
                 label_sum: 0.0,
                 label_count: 0,
             });
-            if labelled {
+            if let Some(black) = label {
+                let value = if pos.to_move == Color::Black {
+                    *black
+                } else {
+                    -black
+                };
                 entry.label_sum += value as f64;
                 entry.label_count += 1;
             }
@@ -381,6 +379,195 @@ impl SolvedCache {
     }
 }
 
+/// The positions of a game, the start first: one per ply.
+fn path(game: &Game) -> Vec<Position> {
+    let mut position = game.start();
+    std::iter::once(position)
+        .chain(game.moves().iter().map(|&mv| {
+            position = position.try_play(mv).expect("replayed games are legal");
+            position
+        }))
+        .collect()
+}
+
+/// A ply of a game whose value for Black is known: WTHOR's perfect-play score at its depth, a
+/// solved position, the end of a finished game (`exact`); or Logistello's final score taken for
+/// the game's first position with 24 empties, which only a solved ply can confirm.
+#[derive(Clone, Copy, Debug)]
+struct Anchor {
+    ply: usize,
+    black: i32,
+    exact: bool,
+}
+
+/// Black's label of the positions of one game from 24 empties down to the solver's range, by
+/// ply: an exact anchor's own value, or the value of the anchors on both sides when they agree.
+/// The perfect-play value along a game changes only where a move loses discs, so it holds
+/// between two plies that have the same value (barring errors that cancel out).
+fn labels_of(path: &[Position], anchors: &[Anchor], solve_max_empties: u32) -> Vec<Option<i32>> {
+    (0..path.len())
+        .map(|ply| {
+            let board = path[ply].board;
+            let empties = board.empty_count();
+            if empties <= solve_max_empties || empties > 24 || board.is_game_over() {
+                return None;
+            }
+            if let Some(a) = anchors.iter().find(|a| a.ply == ply && a.exact) {
+                return Some(a.black);
+            }
+            let before = anchors.iter().rev().find(|a| a.ply <= ply)?;
+            let after = anchors.iter().find(|a| a.ply > ply)?;
+            (before.black == after.black).then_some(before.black)
+        })
+        .collect()
+}
+
+/// The first ply of `path` with at most `empties` empties, unless the game is over there.
+fn first_within(path: &[Position], empties: u32) -> Option<usize> {
+    let ply = path.iter().position(|p| p.board.empty_count() <= empties)?;
+    (!path[ply].board.is_game_over()).then_some(ply)
+}
+
+/// Black's labels of the positions of every game, by ply (see [`labels_of`]).
+///
+/// Anchors: the game's value (WTHOR's is exact at its depth; Logistello's final score is
+/// assumed at 24 empties), the end of a finished game, and the game's first position in the
+/// solver's range, solved. Where two anchors disagree, each depth of `options.check_empties` in
+/// turn (highest first) solves the game's first position at that depth, so that the stretches
+/// on both sides of it can be labelled. (Only 13% of the WTHOR games end with their perfect-play
+/// score and 16% still have it at 16 empties: most human games lose discs somewhere in their
+/// last 24 moves.) Every solved score goes into `cache`; `progress` gets a line per depth.
+fn game_labels(
+    games: &[LabelledGame],
+    options: &TrainOptions,
+    cache: &mut SolvedCache,
+    progress: &mut dyn FnMut(&str),
+) -> Vec<Vec<Option<i32>>> {
+    let mut anchors: Vec<Vec<Anchor>> = games
+        .par_iter()
+        .map(|g| {
+            let path = path(&g.game);
+            let top = match g.exact_at {
+                Some(at) => path
+                    .iter()
+                    .position(|p| p.board.empty_count() == at)
+                    .map(|ply| (ply, true)),
+                None => first_within(&path, 24).map(|ply| (ply, false)),
+            };
+            let mut anchors: Vec<Anchor> = top
+                .map(|(ply, exact)| Anchor {
+                    ply,
+                    black: g.black_value,
+                    exact,
+                })
+                .into_iter()
+                .collect();
+            if g.game.is_over() {
+                anchors.push(Anchor {
+                    ply: path.len() - 1,
+                    black: g.game.final_score_for_black(),
+                    exact: true,
+                });
+            }
+            anchors
+        })
+        .collect();
+    let mut depths = vec![options.solve_max_empties];
+    let mut checks: Vec<u32> = options
+        .check_empties
+        .iter()
+        .copied()
+        .filter(|&e| e > options.solve_max_empties && e < 24)
+        .collect();
+    checks.sort_unstable_by(|a, b| b.cmp(a));
+    depths.extend(checks);
+    for (round, &depth) in depths.iter().enumerate() {
+        // (game, ply, position) to solve: every game's first position in the solver's range,
+        // then the positions at a check depth of the games that still have unlabelled plies.
+        let wanted: Vec<(usize, usize, Position)> = games
+            .par_iter()
+            .zip(&anchors)
+            .enumerate()
+            .filter_map(|(i, (g, anchors))| {
+                let path = path(&g.game);
+                if round > 0 {
+                    let labels = labels_of(&path, anchors, options.solve_max_empties);
+                    let top = anchors.first()?.ply;
+                    let complete = labels[top..].iter().zip(&path[top..]).all(|(label, p)| {
+                        label.is_some()
+                            || p.board.empty_count() <= options.solve_max_empties
+                            || p.board.is_game_over()
+                    });
+                    if complete {
+                        return None;
+                    }
+                }
+                let ply = first_within(&path, depth)?;
+                anchors
+                    .iter()
+                    .all(|a| a.ply != ply)
+                    .then_some((i, ply, path[ply]))
+            })
+            .collect();
+        let boards: Vec<Board> = wanted.iter().map(|&(_, _, p)| p.board).collect();
+        let scores = solve_all(&boards, cache);
+        for (&(i, ply, position), score) in wanted.iter().zip(scores) {
+            let black = if position.to_move == Color::Black {
+                score
+            } else {
+                -score
+            };
+            let at = anchors[i].partition_point(|a| a.ply < ply);
+            anchors[i].insert(
+                at,
+                Anchor {
+                    ply,
+                    black,
+                    exact: true,
+                },
+            );
+        }
+        progress(&format!(
+            "game values checked at {depth} empties: {} positions",
+            wanted.len()
+        ));
+    }
+    games
+        .par_iter()
+        .zip(&anchors)
+        .map(|(g, anchors)| labels_of(&path(&g.game), anchors, options.solve_max_empties))
+        .collect()
+}
+
+/// The exact score of `board` for the side to move, from `known` or by the solver (then `true`).
+fn solve(tt: &mut TranspositionTable, board: &Board, known: &HashMap<Board, i8>) -> (i32, bool) {
+    if let Some(&score) = known.get(&board.canonical().0) {
+        return (score as i32, false);
+    }
+    // Exact scores do not depend on what the table holds: no need to clear it.
+    tt.new_search();
+    let stop = AtomicBool::new(false);
+    let score = EndgameSearch::new(tt, &stop)
+        .search(board, -64, 64)
+        .expect("not stopped");
+    (score, true)
+}
+
+/// The exact scores of `boards` (side to move), in parallel; new ones go into `cache`.
+fn solve_all(boards: &[Board], cache: &mut SolvedCache) -> Vec<i32> {
+    let known = &cache.map;
+    let solved: Vec<(i32, bool)> = boards
+        .par_iter()
+        .map_init(|| TranspositionTable::new(8), |tt, b| solve(tt, b, known))
+        .collect();
+    for (board, &(score, new)) in boards.iter().zip(&solved) {
+        if new {
+            cache.map.insert(board.canonical().0, score as i8);
+        }
+    }
+    solved.into_iter().map(|(score, _)| score).collect()
+}
+
 /// Labels `entries` (all of one stage) with the solver, the game value or a search; exact scores
 /// come from `cache` when it has them, and new ones go into it.
 fn label(
@@ -398,15 +585,8 @@ fn label(
             |tt, e| {
                 let empties = e.board.empty_count();
                 if empties <= options.solve_max_empties {
-                    if let Some(&score) = known.get(&e.board.canonical().0) {
-                        return (e.board, score as f32, LabelKind::Solved, false);
-                    }
-                    // Exact scores do not depend on what the table holds: no need to clear it.
-                    tt.new_search();
-                    let score = EndgameSearch::new(tt, &stop)
-                        .search(&e.board, -64, 64)
-                        .expect("not stopped");
-                    (e.board, score as f32, LabelKind::Solved, true)
+                    let (score, new) = solve(tt, &e.board, known);
+                    (e.board, score as f32, LabelKind::Solved, new)
                 } else if e.label_count > 0 {
                     (
                         e.board,
@@ -566,11 +746,16 @@ pub fn train(
         max_empties: options.solve_max_empties,
         seed: options.seed,
     };
-    for g in games {
+    let known = cache.len();
+    let labels = game_labels(games, options, cache, progress);
+    if cache.len() > known {
+        solved(cache);
+    }
+    for (g, labels) in games.iter().zip(&labels) {
         if g.validation {
-            validation.add(g, None);
+            validation.add(g, labels, None);
         } else {
-            training.add(g, Some(&off_path));
+            training.add(g, labels, Some(&off_path));
         }
     }
     progress(&format!(
@@ -715,6 +900,7 @@ fn exact_report(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Rules;
 
     fn position(moves: &str) -> Board {
         let mut board = Board::start();
@@ -751,6 +937,125 @@ mod tests {
             ..all
         };
         assert_eq!(short.child(&board), None);
+    }
+
+    fn wthor_game() -> LabelledGame {
+        let bytes = include_bytes!("../../tests/data/wthor/WTH_2022.wtb");
+        wthor_games(&crate::train::wthor::parse(bytes).unwrap(), &[])
+            .into_iter()
+            .find(|g| g.game.is_over() && g.exact_at == Some(24))
+            .expect("a finished WTHOR game")
+    }
+
+    /// Plies are labelled by an exact anchor, or by the anchors on both sides when they agree;
+    /// only from 24 empties down to the solver's range.
+    #[test]
+    fn labels_span_the_plies_between_agreeing_anchors() {
+        let game = wthor_game();
+        let path = path(&game.game);
+        let ply = |e: u32| first_within(&path, e).unwrap();
+        let (p24, p18, p16) = (ply(24), ply(18), ply(16));
+        assert_eq!(path[p24].board.empty_count(), 24);
+        let anchor = |ply, black, exact| Anchor { ply, black, exact };
+        let labels = |anchors: &[Anchor]| labels_of(&path, anchors, 16);
+        let agree = labels(&[anchor(p24, 6, true), anchor(p16, 6, true)]);
+        assert!(agree[p24..p16].iter().all(|&l| l == Some(6)), "{agree:?}");
+        assert!(
+            agree[..p24]
+                .iter()
+                .chain(&agree[p16..])
+                .all(Option::is_none)
+        );
+        // Disagreeing at 24 and 16, a solved ply at 18 labels the stretch it agrees with.
+        let split = labels(&[
+            anchor(p24, 6, true),
+            anchor(p18, 6, true),
+            anchor(p16, 4, true),
+        ]);
+        assert!(split[p24..=p18].iter().all(|&l| l == Some(6)), "{split:?}");
+        assert!(split[p18 + 1..].iter().all(Option::is_none), "{split:?}");
+        let only_exact = labels(&[anchor(p24, 6, true), anchor(p16, 4, true)]);
+        let labelled: Vec<usize> = (0..path.len())
+            .filter(|&p| only_exact[p].is_some())
+            .collect();
+        assert_eq!(labelled, [p24]);
+        // An assumed value (Logistello's) labels nothing, not even its own ply, unless confirmed.
+        assert!(
+            labels(&[anchor(p24, 6, false), anchor(p16, 4, true)])
+                .iter()
+                .all(Option::is_none)
+        );
+        assert_eq!(
+            labels(&[anchor(p24, 6, false), anchor(p16, 6, true)])[p24],
+            Some(6)
+        );
+    }
+
+    /// The whole labelling with the solver: the anchors come from solved positions at 16 and,
+    /// where the values disagree, at 18 empties; unfinished games keep only their exact ply.
+    #[test]
+    fn game_labels_solve_the_checks_where_values_disagree() {
+        let game = wthor_game();
+        let path = path(&game.game);
+        let stop = AtomicBool::new(false);
+        let tt = TranspositionTable::new(4);
+        let exact = |ply: usize| {
+            let p = path[ply];
+            let score = EndgameSearch::new(&tt, &stop)
+                .search(&p.board, -64, 64)
+                .unwrap();
+            if p.to_move == Color::Black {
+                score
+            } else {
+                -score
+            }
+        };
+        let (p24, p18, p16) = (
+            first_within(&path, 24).unwrap(),
+            first_within(&path, 18).unwrap(),
+            first_within(&path, 16).unwrap(),
+        );
+        let (e18, e16) = (exact(p18), exact(p16));
+        let value = e16 + 2;
+        let mut short = Game::from_position(Rules::OTHELLO, game.game.start());
+        for &mv in &game.game.moves()[..40] {
+            short.play(mv).unwrap();
+        }
+        let games = [
+            LabelledGame {
+                black_value: value,
+                ..game.clone()
+            },
+            LabelledGame {
+                game: short,
+                ..game.clone()
+            },
+        ];
+        let options = TrainOptions {
+            check_empties: vec![18],
+            ..TrainOptions::default()
+        };
+        let mut cache = SolvedCache::default();
+        let labels = game_labels(&games, &options, &mut cache, &mut |_| {});
+        let expected: Vec<Option<i32>> = (0..path.len())
+            .map(|ply| match ply {
+                p if p == p24 => Some(value),
+                p if p < p24 || p >= p16 => None,
+                p if p < p18 => (e18 == value).then_some(value),
+                p if p == p18 => Some(e18),
+                _ => (e18 == e16).then_some(e16),
+            })
+            .collect();
+        assert_eq!(labels[0], expected);
+        let short_labelled: Vec<usize> = (0..labels[1].len())
+            .filter(|&p| labels[1][p].is_some())
+            .collect();
+        assert_eq!(short_labelled, [p24]);
+        assert_eq!(
+            cache.len(),
+            2,
+            "the positions at 16 and 18 empties of the finished game"
+        );
     }
 
     #[test]
