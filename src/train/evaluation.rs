@@ -192,12 +192,7 @@ impl Positions {
     /// Adds the positions of `game`; `labels`: Black's label of each of them, by ply (see
     /// [`game_labels`]).
     fn add(&mut self, game: &LabelledGame, labels: &[Option<i32>], off_path: Option<&OffPath>) {
-        let mut position = game.game.start();
-        let boards = std::iter::once(position).chain(game.game.moves().iter().map(|&mv| {
-            position = position.try_play(mv).expect("replayed games are legal");
-            position
-        }));
-        for (pos, label) in boards.zip(labels) {
+        for (pos, label) in path(&game.game).into_iter().zip(labels) {
             let board = pos.board;
             let empties = board.empty_count();
             if empties == 0 || empties > 60 || board.is_game_over() {
