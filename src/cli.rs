@@ -313,7 +313,7 @@ pub enum Command {
         check_empties: Vec<u32>,
         /// Share of the training positions in the solver's range (and one empty beyond) that
         /// also bring the child of a random move, solved (positions off the games' paths).
-        #[arg(long, default_value_t = 0.0, value_name = "R")]
+        #[arg(long, default_value_t = 0.2, value_name = "R")]
         off_path: f64,
         /// Passes over each stage's samples.
         #[arg(long, default_value_t = 12, value_name = "N")]

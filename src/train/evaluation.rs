@@ -85,7 +85,7 @@ impl Default for TrainOptions {
             max_solved: 1_000_000,
             solve_max_empties: 16,
             check_empties: vec![18],
-            off_path: 0.0,
+            off_path: 0.2,
             bootstrap_depth: 4,
             epochs: 12,
             learning_rate: 0.16,
