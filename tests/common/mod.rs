@@ -108,9 +108,18 @@ impl Engine {
         }
     }
 
-    /// Every stderr line so far.
-    pub fn stderr_lines(&self) -> Vec<String> {
-        self.errors.try_iter().collect()
+    /// Every stderr line so far; once the engine has exited, every line it wrote (the reader
+    /// thread may still be draining the pipe when the process is gone, so wait for its end).
+    pub fn stderr_lines(&mut self) -> Vec<String> {
+        let exited = matches!(self.child.try_wait(), Ok(Some(_)));
+        if !exited {
+            return self.errors.try_iter().collect();
+        }
+        let mut lines = Vec::new();
+        while let Ok(line) = self.errors.recv_timeout(Duration::from_secs(5)) {
+            lines.push(line);
+        }
+        lines
     }
 }
 
