@@ -315,6 +315,10 @@ pub enum Command {
         /// also bring the child of a random move, solved (positions off the games' paths).
         #[arg(long, default_value_t = 0.2, value_name = "R")]
         off_path: f64,
+        /// Share of the training positions beyond 25 empties that also bring the child of a
+        /// random move, labelled by the bootstrapping search.
+        #[arg(long, default_value_t = 0.3, value_name = "R")]
+        off_path_search: f64,
         /// Passes over each stage's samples.
         #[arg(long, default_value_t = 12, value_name = "N")]
         epochs: usize,
@@ -464,6 +468,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             solve_max_empties,
             check_empties,
             off_path,
+            off_path_search,
             epochs,
             learning_rate,
             max_games,
@@ -479,6 +484,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
                 solve_max_empties,
                 check_empties,
                 off_path,
+                off_path_search,
                 epochs,
                 learning_rate,
                 seed,

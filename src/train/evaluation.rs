@@ -16,8 +16,10 @@
 //!      other positions are left out;
 //!    - earlier: a full-width search of `bootstrap_depth` plies whose leaves fall in the stages
 //!      already fitted;
-//!    - optionally (`off_path`), children of game positions by a random move, solved; exact
-//!      scores are kept between runs in a [`SolvedCache`].
+//!    - off the games' paths (`off_path`, `off_path_search`): children of game positions by a
+//!      random move, solved in the solver's range and searched in the bootstrapped stages (a
+//!      search evaluates mostly positions that no game reached); exact scores are kept between
+//!      runs in a [`SolvedCache`].
 //! 3. Fit: least squares with L2 regularisation by Adagrad, each stage warm-started from the one
 //!    after it in the game; configurations that mirror each other share a weight.
 //! 4. Report: training and validation error per stage, and the error against WTHOR's exact
@@ -62,6 +64,9 @@ pub struct TrainOptions {
     /// Share of the training positions with up to `solve_max_empties + 1` empties that also
     /// bring the child of a random move (solved): a search meets positions off the games' paths.
     pub off_path: f64,
+    /// Share of the training positions beyond `GAME_VALUE_MAX_EMPTIES + 1` empties that also
+    /// bring the child of a random move, labelled by the bootstrapping search.
+    pub off_path_search: f64,
     /// Plies of the bootstrapping search.
     pub bootstrap_depth: u32,
     /// Passes over each stage's samples.
@@ -86,6 +91,7 @@ impl Default for TrainOptions {
             solve_max_empties: 16,
             check_empties: vec![18],
             off_path: 0.2,
+            off_path_search: 0.3,
             bootstrap_depth: 4,
             epochs: 12,
             learning_rate: 0.16,
@@ -154,14 +160,22 @@ struct Positions {
     map: HashMap<Board, Entry>,
 }
 
+/// Positions up to this many empties are labelled by game values or the solver, the others by
+/// the bootstrapping search.
+const GAME_VALUE_MAX_EMPTIES: u32 = 24;
+
 /// Off-path positions: the child of a game position by a move chosen at random, for a share of
-/// the game positions whose children the solver labels.
+/// the game positions whose children the solver labels and for a share of those whose children
+/// the bootstrapping search labels (children with 17-24 empties would need game values, which
+/// they do not have).
 #[derive(Clone, Copy, Debug)]
 struct OffPath {
-    /// Share of the game positions that get one (0 = none, 1 = all).
+    /// Share of the game positions with solved children that get one (0 = none, 1 = all).
     rate: f64,
     /// Children with at most this many empties (the solver's range).
     max_empties: u32,
+    /// Share of the game positions with children beyond [`GAME_VALUE_MAX_EMPTIES`] that get one.
+    search_rate: f64,
     seed: u64,
 }
 
@@ -170,7 +184,14 @@ impl OffPath {
     /// run and for every symmetric form of the position.
     fn child(&self, board: &Board) -> Option<Board> {
         let empties = board.empty_count();
-        if self.rate <= 0.0 || empties > self.max_empties + 1 || empties < 2 {
+        let rate = if empties > GAME_VALUE_MAX_EMPTIES + 1 {
+            self.search_rate
+        } else if empties <= self.max_empties + 1 {
+            self.rate
+        } else {
+            0.0
+        };
+        if rate <= 0.0 || empties < 2 {
             return None;
         }
         let h = Board {
@@ -178,7 +199,7 @@ impl OffPath {
             opponent: board.opponent,
         }
         .hash();
-        if (h >> 11) as f64 / (1u64 << 53) as f64 >= self.rate {
+        if (h >> 11) as f64 / (1u64 << 53) as f64 >= rate {
             return None;
         }
         let moves: Vec<_> = board.legal_moves().iter().collect();
@@ -738,6 +759,7 @@ pub fn train(
     let mut validation = Positions::default();
     let off_path = OffPath {
         rate: options.off_path,
+        search_rate: options.off_path_search,
         max_empties: options.solve_max_empties,
         seed: options.seed,
     };
@@ -906,11 +928,12 @@ mod tests {
     }
 
     #[test]
-    fn off_path_children_are_legal_repeatable_and_in_the_solver_range() {
+    fn off_path_children_are_legal_repeatable_and_in_the_labelled_ranges() {
         let board = position("f5d6c3d3c4f4f6f3e6e7").canonical().0;
         let all = OffPath {
             rate: 1.0,
-            max_empties: 60,
+            max_empties: 16,
+            search_rate: 1.0,
             seed: 1,
         };
         let child = all
@@ -924,14 +947,26 @@ mod tests {
                 .any(|sq| board.play(Move::Play(sq)) == child)
         );
         assert_eq!(all.child(&board), Some(child));
-        let none = OffPath { rate: 0.0, ..all };
-        assert_eq!(none.child(&board), None);
-        // Children beyond the solver's range are not made.
-        let short = OffPath {
-            max_empties: board.empty_count() - 2,
+        // Beyond 25 empties the search rate decides, the solver's does not.
+        let none = OffPath {
+            search_rate: 0.0,
             ..all
         };
-        assert_eq!(short.child(&board), None);
+        assert_eq!(none.child(&board), None);
+        assert_eq!(OffPath { rate: 0.0, ..all }.child(&board), Some(child));
+        // Children between the solver's range and the searched stages are not made.
+        let mut late = board;
+        while late.empty_count() > 20 {
+            let sq = late.legal_moves().iter().next().expect("a move");
+            late = late.play(Move::Play(sq));
+        }
+        assert_eq!(late.empty_count(), 20);
+        assert_eq!(all.child(&late), None);
+        let solver = OffPath {
+            max_empties: 19,
+            ..all
+        };
+        assert_eq!(solver.child(&late).map(|c| c.empty_count()), Some(19));
     }
 
     fn wthor_game() -> LabelledGame {
