@@ -425,7 +425,10 @@ fn labels_of(path: &[Position], anchors: &[Anchor], solve_max_empties: u32) -> V
         .map(|ply| {
             let board = path[ply].board;
             let empties = board.empty_count();
-            if empties <= solve_max_empties || empties > 24 || board.is_game_over() {
+            if empties <= solve_max_empties
+                || empties > GAME_VALUE_MAX_EMPTIES
+                || board.is_game_over()
+            {
                 return None;
             }
             if let Some(a) = anchors.iter().find(|a| a.ply == ply && a.exact) {
@@ -468,7 +471,7 @@ fn game_labels(
                     .iter()
                     .position(|p| p.board.empty_count() == at)
                     .map(|ply| (ply, true)),
-                None => first_within(&path, 24).map(|ply| (ply, false)),
+                None => first_within(&path, GAME_VALUE_MAX_EMPTIES).map(|ply| (ply, false)),
             };
             let mut anchors: Vec<Anchor> = top
                 .map(|(ply, exact)| Anchor {
@@ -493,7 +496,7 @@ fn game_labels(
         .check_empties
         .iter()
         .copied()
-        .filter(|&e| e > options.solve_max_empties && e < 24)
+        .filter(|&e| e > options.solve_max_empties && e < GAME_VALUE_MAX_EMPTIES)
         .collect();
     checks.sort_unstable_by(|a, b| b.cmp(a));
     depths.extend(checks);
@@ -731,7 +734,7 @@ fn export(weights: &mut [i16], st: usize, w: &[f32]) {
 /// out); further from the end, a sample for the bootstrapping search. Training and validation
 /// select alike, so that their errors compare.
 fn select(mut entries: Vec<Entry>, st: usize, options: &TrainOptions) -> Vec<Entry> {
-    if stage_empties(st).1 <= 24 {
+    if stage_empties(st).1 <= GAME_VALUE_MAX_EMPTIES {
         let (mut solved, rest): (Vec<Entry>, Vec<Entry>) = entries
             .into_iter()
             .partition(|e| e.board.empty_count() <= options.solve_max_empties);
