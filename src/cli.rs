@@ -229,6 +229,10 @@ pub enum Command {
         /// (default: the trained weights compiled into the binary).
         #[arg(long, value_name = "FILE|hand")]
         eval: Option<String>,
+        /// ProbCut confidence of the midgame search in percent: 73, 87, 95, 98, 99, or 100 for
+        /// no selective cuts (a full-width search to the depth).
+        #[arg(long, default_value_t = 95, value_name = "PERCENT")]
+        selectivity: u8,
         /// The rule set (without a file, a variant's start position is searched).
         #[command(flatten)]
         rules: RulesArgs,
@@ -441,6 +445,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             hash,
             json,
             eval,
+            selectivity,
             rules,
         } => crate::cli_analyze::run(
             file.as_deref(),
@@ -450,6 +455,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
                 threads,
                 hash,
                 json,
+                selectivity,
             },
             evaluator(eval.as_deref())?,
             &rules,

@@ -11,7 +11,7 @@ use crate::board::{Board, Game, Position, Rules, State};
 use crate::cli::{CliError, RulesArgs, pv_text, rate};
 use crate::cli_solve::{problem_state, problem_text};
 use crate::engine::{Engine, EngineOptions};
-use crate::search::{Bound, Limits, SearchResult};
+use crate::search::{Bound, Limits, SELECTIVITY, SearchResult};
 use crate::solve::read_problems;
 
 /// One analysed position as a JSON object.
@@ -51,6 +51,8 @@ pub struct AnalyzeOptions {
     pub hash: usize,
     /// JSON lines instead of the table.
     pub json: bool,
+    /// ProbCut confidence in percent (a level of [`SELECTIVITY`]; 100: none).
+    pub selectivity: u8,
 }
 
 /// Searches every position of a file (or the built-in suite) to a depth or for a time.
@@ -66,6 +68,7 @@ pub fn run(
         threads,
         hash,
         json,
+        selectivity,
     } = options;
     if threads == 0 {
         return Err("--threads must be at least 1".into());
@@ -80,11 +83,20 @@ pub fn run(
         (None, Some(t)) => Limits::move_time(Duration::from_secs_f64(t)),
         (None, None) => return Err("give --depth D or --time SECS".into()),
     };
+    let Some(level) = SELECTIVITY.iter().position(|&(_, p)| p == selectivity) else {
+        let levels: Vec<String> = SELECTIVITY.iter().map(|(_, p)| p.to_string()).collect();
+        return Err(format!(
+            "--selectivity must be one of {}, not {selectivity}",
+            levels.join(", ")
+        )
+        .into());
+    };
     let rules = rules_args.rules()?;
     let (text, first_index) = problem_text(file, rules_args, &rules)?;
     let mut engine = Engine::new(EngineOptions {
         threads,
         hash_mb: hash,
+        selectivity: level,
         ..EngineOptions::default()
     })?;
     engine.set_evaluator(eval);

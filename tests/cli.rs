@@ -252,6 +252,42 @@ fn analyze_transcripts_and_static_evaluation() {
     assert!(out.status.success(), "{}", stderr(&out));
     let line = stdout(&out).lines().nth(1).unwrap().to_string();
     assert!(line.contains("4@95%"), "{line}");
+    // Without ProbCut the search reports 100% and visits at least as many nodes.
+    let nodes_at = |selectivity: &str| {
+        let out = iago_stdin(
+            &[
+                "analyze",
+                "-",
+                "--depth",
+                "9",
+                "--threads",
+                "1",
+                "--json",
+                "--selectivity",
+                selectivity,
+            ],
+            "f5d6c3d3c4f4\n",
+        );
+        assert!(out.status.success(), "{}", stderr(&out));
+        let row: serde_json::Value =
+            serde_json::from_str(stdout(&out).lines().next().unwrap()).unwrap();
+        assert_eq!(
+            row["selectivity"].as_u64().unwrap().to_string(),
+            selectivity
+        );
+        row["nodes"].as_u64().unwrap()
+    };
+    assert!(nodes_at("100") > nodes_at("73"));
+    let out = iago_stdin(
+        &["analyze", "-", "--depth", "4", "--selectivity", "90"],
+        "f5\n",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("--selectivity must be one of 73, 87, 95, 98, 99, 100, not 90"),
+        "{}",
+        stderr(&out)
+    );
     let out = iago(&["analyze", "-"]);
     assert!(!out.status.success());
     assert!(stderr(&out).contains("--depth"), "{}", stderr(&out));
