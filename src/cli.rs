@@ -329,6 +329,10 @@ pub enum Command {
         /// Adagrad's learning rate.
         #[arg(long, default_value_t = 0.16, value_name = "R")]
         learning_rate: f32,
+        /// L2 decay of each mobility context's difference from the shared table, per pass over
+        /// a stage's samples: rarely seen configurations keep the shared weight.
+        #[arg(long, default_value_t = 1000.0, value_name = "L")]
+        context_decay: f32,
         /// At most this many games from each archive (a quick sample).
         #[arg(long, value_name = "N")]
         max_games: Option<usize>,
@@ -477,6 +481,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             off_path_search,
             epochs,
             learning_rate,
+            context_decay,
             max_games,
             threads,
             seed,
@@ -493,6 +498,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
                 off_path_search,
                 epochs,
                 learning_rate,
+                context_decay,
                 seed,
                 ..Default::default()
             };

@@ -1,18 +1,18 @@
 //! The trained pattern evaluation and its weight file.
 //!
 //! File layout (little-endian):
-//! - magic `IAGOEVAL`, then u32 format version (3);
-//! - u32 stages, u32 weights per stage, u32 weights per disc (the scale);
-//! - u64 layout fingerprint (changes when the patterns or the stages change);
-//! - per stage: u64 checksum of its uncompressed stream (FNV-1a over 64-bit little-endian
+//! - magic `IAGOEVAL`, then u32 format version (4);
+//! - u32 weight tables (one per stage and mobility context, see [`TABLES`]), u32 weights per
+//!   table, u32 weights per disc (the scale);
+//! - u64 layout fingerprint (changes when the patterns, the stages or the contexts change);
+//! - per table: u64 checksum of its uncompressed stream (FNV-1a over 64-bit little-endian
 //!   words) and u32 compressed length;
-//! - per stage: a deflate stream of the stage's differences from the stage before (wrapping
-//!   i16; stage 0 from zeros), zigzag-coded (0, -1, 1, -2, … → 0, 1, 2, 3, …) and split into two
+//! - per table: a deflate stream of the table's differences from the table before (wrapping
+//!   i16; table 0 from zeros), zigzag-coded (0, -1, 1, -2, … → 0, 1, 2, 3, …) and split into two
 //!   planes, every weight's high byte first, then every low byte. Training starts each stage
-//!   from the one before and many configurations never occur in a stage, so most differences
-//!   are 0 and the others small: the shipped file is 1.2 MB, deflated plain i16 took 3.9 MB.
-//!   Stages are separate streams so that loading decodes them in parallel (8.6 MB of weights),
-//!   then adds them up.
+//!   from the one before, the contexts of a stage from the same weights, and many
+//!   configurations never occur in a stage, so most differences are 0 and the others small.
+//!   Tables are separate streams so that loading decodes them in parallel, then adds them up.
 
 use std::io::Write;
 
@@ -20,17 +20,18 @@ use thiserror::Error;
 
 use super::Evaluator;
 use super::pattern::{
-    COUNTS, PATTERNS, SCALARS, STAGE_SIZE, STAGES, for_each_feature, stage, stage_empties,
+    CONTEXTS, COUNTS, Mobility, PATTERNS, SCALARS, STAGE_SIZE, STAGES, TABLES, for_each_feature,
+    stage_empties, table,
 };
 use crate::board::Board;
 
 const MAGIC: &[u8; 8] = b"IAGOEVAL";
-const VERSION: u32 = 3;
+const VERSION: u32 = 4;
 /// Weight units per disc.
 pub const SCALE: i32 = 64;
 const HEADER: usize = 8 + 4 * 4 + 8;
-/// Per-stage entry after the header: checksum and compressed length.
-const STAGE_ENTRY: usize = 8 + 4;
+/// Per-table entry after the header: checksum and compressed length.
+const TABLE_ENTRY: usize = 8 + 4;
 
 /// The weights compiled into the binary (made by `iago train`).
 static EMBEDDED: &[u8] = include_bytes!("iago.eval");
@@ -45,11 +46,11 @@ pub enum WeightsError {
     #[error("evaluation file format {0}, this build reads format {VERSION}")]
     Version(u32),
     /// Made for other patterns.
-    #[error("the evaluation file was made for other patterns ({found} stages × {size} weights)")]
+    #[error("the evaluation file was made for other patterns ({found} tables × {size} weights)")]
     Layout {
-        /// Stages in the file.
+        /// Weight tables in the file.
         found: u32,
-        /// Weights per stage in the file.
+        /// Weights per table in the file.
         size: u32,
     },
     /// Cut short or corrupted.
@@ -78,7 +79,7 @@ fn checksum(bytes: &[u8]) -> u64 {
     })
 }
 
-/// A stage's compressed stream and the checksum of what it inflates to.
+/// A table's compressed stream and the checksum of what it inflates to.
 type Stream<'a> = (&'a [u8], u64);
 
 /// Zigzag code: small magnitudes of either sign become small unsigned numbers.
@@ -90,15 +91,15 @@ fn unzigzag(z: u16) -> i16 {
     ((z >> 1) as i16) ^ -((z & 1) as i16)
 }
 
-/// A stage's uncompressed stream: zigzag-coded weights, high-byte plane then low-byte plane.
+/// A table's uncompressed stream: zigzag-coded weights, high-byte plane then low-byte plane.
 fn planes(weights: &[i16]) -> Vec<u8> {
     let coded: Vec<u16> = weights.iter().map(|&w| zigzag(w)).collect();
     let high = coded.iter().map(|&z| (z >> 8) as u8);
     high.chain(coded.iter().map(|&z| z as u8)).collect()
 }
 
-/// Inflates one stage into `out` (`STAGE_SIZE` weights) and checks it; `raw` is scratch space.
-fn decode_stage(
+/// Inflates one table into `out` (`STAGE_SIZE` weights) and checks it; `raw` is scratch space.
+fn decode_table(
     payload: &[u8],
     expected: u64,
     raw: &mut Vec<u8>,
@@ -111,7 +112,7 @@ fn decode_stage(
         .map_err(|e| WeightsError::Corrupt(e.to_string()))?;
     if status != flate2::Status::StreamEnd || raw.len() != STAGE_SIZE * 2 {
         return Err(WeightsError::Corrupt(format!(
-            "a stage inflates to {}{} bytes, expected {}",
+            "a table inflates to {}{} bytes, expected {}",
             raw.len(),
             if status == flate2::Status::StreamEnd {
                 ""
@@ -131,7 +132,7 @@ fn decode_stage(
     Ok(())
 }
 
-/// A fingerprint of the feature layout: pattern squares, stages and scalars.
+/// A fingerprint of the feature layout: pattern squares, stages, contexts and scalars.
 fn layout_fingerprint() -> u64 {
     let mut bytes = Vec::new();
     for p in PATTERNS {
@@ -145,10 +146,11 @@ fn layout_fingerprint() -> u64 {
     }
     bytes.extend_from_slice(&(SCALARS as u32).to_le_bytes());
     bytes.extend_from_slice(&(COUNTS as u32).to_le_bytes());
+    bytes.extend_from_slice(&(CONTEXTS as u32).to_le_bytes());
     fnv1a(&bytes)
 }
 
-/// The pattern evaluation with its weights (`STAGES × STAGE_SIZE` i16 in units of 1/64 disc).
+/// The pattern evaluation with its weights (`TABLES × STAGE_SIZE` i16 in units of 1/64 disc).
 #[derive(Clone)]
 pub struct PatternEval {
     weights: Box<[i16]>,
@@ -165,9 +167,9 @@ impl PatternEval {
         PatternEval::from_bytes(&std::fs::read(path)?)
     }
 
-    /// An evaluation from raw weights (`STAGES × STAGE_SIZE`, 1/64 disc).
+    /// An evaluation from raw weights (`TABLES × STAGE_SIZE`, 1/64 disc).
     pub fn from_weights(weights: Vec<i16>) -> PatternEval {
-        assert_eq!(weights.len(), STAGES * STAGE_SIZE);
+        assert_eq!(weights.len(), TABLES * STAGE_SIZE);
         PatternEval {
             weights: weights.into_boxed_slice(),
         }
@@ -189,27 +191,27 @@ impl PatternEval {
         if version != VERSION {
             return Err(WeightsError::Version(version));
         }
-        let (stages, size, scale) = (u32_at(12), u32_at(16), u32_at(20));
-        if stages as usize != STAGES
+        let (tables, size, scale) = (u32_at(12), u32_at(16), u32_at(20));
+        if tables as usize != TABLES
             || size as usize != STAGE_SIZE
             || scale as i32 != SCALE
             || u64_at(24) != layout_fingerprint()
         {
             return Err(WeightsError::Layout {
-                found: stages,
+                found: tables,
                 size,
             });
         }
-        // Per stage: where its stream lies and its checksum.
-        let mut streams = Vec::with_capacity(STAGES);
-        let mut at = HEADER + STAGES * STAGE_ENTRY;
-        for st in 0..STAGES {
-            let entry = HEADER + st * STAGE_ENTRY;
-            if bytes.len() < entry + STAGE_ENTRY {
+        // Per table: where its stream lies and its checksum.
+        let mut streams = Vec::with_capacity(TABLES);
+        let mut at = HEADER + TABLES * TABLE_ENTRY;
+        for st in 0..TABLES {
+            let entry = HEADER + st * TABLE_ENTRY;
+            if bytes.len() < entry + TABLE_ENTRY {
                 return Err(WeightsError::Corrupt(format!(
                     "{} bytes, the header alone needs {}",
                     bytes.len(),
-                    HEADER + STAGES * STAGE_ENTRY
+                    HEADER + TABLES * TABLE_ENTRY
                 )));
             }
             let length = u32_at(entry + 8) as usize;
@@ -223,12 +225,12 @@ impl PatternEval {
             streams.push((payload, u64_at(entry)));
             at += length;
         }
-        // Stages decode in parallel: one thread per core, stages dealt round-robin, each
+        // Tables decode in parallel: one thread per core, tables dealt round-robin, each
         // written straight into its slice of the weights.
         let threads = std::thread::available_parallelism()
             .map_or(1, |n| n.get())
-            .clamp(1, STAGES);
-        let mut weights = vec![0i16; STAGES * STAGE_SIZE];
+            .clamp(1, TABLES);
+        let mut weights = vec![0i16; TABLES * STAGE_SIZE];
         let mut jobs: Vec<Vec<(&mut [i16], Stream)>> = (0..threads).map(|_| Vec::new()).collect();
         for (st, out) in weights.chunks_mut(STAGE_SIZE).enumerate() {
             jobs[st % threads].push((out, streams[st]));
@@ -240,16 +242,16 @@ impl PatternEval {
                     scope.spawn(move || {
                         let mut raw = Vec::new();
                         job.into_iter().try_for_each(|(out, (payload, expected))| {
-                            decode_stage(payload, expected, &mut raw, out)
+                            decode_table(payload, expected, &mut raw, out)
                         })
                     })
                 })
                 .collect();
             handles
                 .into_iter()
-                .try_for_each(|h| h.join().expect("stage decoding does not panic"))
+                .try_for_each(|h| h.join().expect("table decoding does not panic"))
         })?;
-        for st in 1..STAGES {
+        for st in 1..TABLES {
             let (done, rest) = weights.split_at_mut(st * STAGE_SIZE);
             let before = &done[(st - 1) * STAGE_SIZE..];
             for (w, &b) in rest[..STAGE_SIZE].iter_mut().zip(before) {
@@ -265,15 +267,15 @@ impl PatternEval {
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::new();
         out.extend_from_slice(MAGIC);
-        for v in [VERSION, STAGES as u32, STAGE_SIZE as u32, SCALE as u32] {
+        for v in [VERSION, TABLES as u32, STAGE_SIZE as u32, SCALE as u32] {
             out.extend_from_slice(&v.to_le_bytes());
         }
         out.extend_from_slice(&layout_fingerprint().to_le_bytes());
-        let mut streams = Vec::with_capacity(STAGES);
+        let mut streams = Vec::with_capacity(TABLES);
         let zeros = vec![0i16; STAGE_SIZE];
         let befores = std::iter::once(&zeros[..]).chain(self.weights.chunks_exact(STAGE_SIZE));
-        for (stage, before) in self.weights.chunks_exact(STAGE_SIZE).zip(befores) {
-            let delta: Vec<i16> = stage
+        for (weights, before) in self.weights.chunks_exact(STAGE_SIZE).zip(befores) {
+            let delta: Vec<i16> = weights
                 .iter()
                 .zip(before)
                 .map(|(w, b)| w.wrapping_sub(*b))
@@ -296,10 +298,11 @@ impl PatternEval {
     /// The evaluation in 1/64 disc, before rounding.
     #[inline]
     pub fn evaluate_fine(&self, board: &Board) -> i32 {
-        let st = stage(board.empty_count());
-        let w = &self.weights[st * STAGE_SIZE..(st + 1) * STAGE_SIZE];
+        let mobility = Mobility::of(board);
+        let t = table(board, mobility);
+        let w = &self.weights[t * STAGE_SIZE..(t + 1) * STAGE_SIZE];
         let mut sum = 0i32;
-        let s = for_each_feature(board, |i| sum += w[i] as i32);
+        let s = for_each_feature(board, mobility, |i| sum += w[i] as i32);
         let base = STAGE_SIZE - SCALARS;
         for (k, x) in s.iter().enumerate() {
             sum += x * w[base + k] as i32;
@@ -331,7 +334,7 @@ mod tests {
     use super::*;
 
     fn sample() -> PatternEval {
-        let weights = (0..STAGES * STAGE_SIZE)
+        let weights = (0..TABLES * STAGE_SIZE)
             .map(|i| ((i * 7919) % 201) as i16 - 100)
             .collect();
         PatternEval::from_weights(weights)

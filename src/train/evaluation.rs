@@ -33,8 +33,8 @@ use rayon::prelude::*;
 
 use crate::board::{Board, Color, Game, Move, Position};
 use crate::eval::pattern::{
-    FEATURES, SCALARS, STAGE_SIZE, STAGES, canonical_indices, for_each_feature, stage,
-    stage_empties,
+    CONTEXTS, FEATURES, Mobility, SCALARS, STAGE_SIZE, STAGES, canonical_indices, for_each_feature,
+    stage, stage_empties,
 };
 use crate::eval::{Evaluator, HandEval, PatternEval, SCALE};
 use crate::search::control::Control;
@@ -73,6 +73,9 @@ pub struct TrainOptions {
     pub epochs: usize,
     /// Adagrad's learning rate (discs per unit gradient at the first step).
     pub learning_rate: f32,
+    /// L2 decay of each mobility context's difference from the shared table, per pass over a
+    /// stage's samples (see `fit`).
+    pub context_decay: f32,
     /// Validation positions per stage.
     pub validation_per_stage: usize,
     /// Positions at 24 empties searched to depth 8 for the report.
@@ -95,6 +98,7 @@ impl Default for TrainOptions {
             bootstrap_depth: 4,
             epochs: 12,
             learning_rate: 0.16,
+            context_decay: 1000.0,
             validation_per_stage: 5_000,
             depth8_positions: 2_000,
             seed: 1,
@@ -644,8 +648,10 @@ fn label(
         .collect()
 }
 
-/// The training sample of a position: canonical weight indices, scalars, label.
+/// The training sample of a position: its mobility context, canonical weight indices (within a
+/// table), scalars, label.
 struct Sample {
+    context: u8,
     indices: [u32; FEATURES],
     scalars: [f32; SCALARS],
     label: f32,
@@ -653,56 +659,97 @@ struct Sample {
 
 fn sample(board: &Board, label: f32) -> Sample {
     let canon = canonical_indices();
+    let mobility = Mobility::of(board);
     let mut indices = [0u32; FEATURES];
     let mut n = 0;
-    let s = for_each_feature(board, |i| {
+    let s = for_each_feature(board, mobility, |i| {
         indices[n] = canon[i];
         n += 1;
     });
     debug_assert_eq!(n, FEATURES);
     Sample {
+        context: mobility.context() as u8,
         indices,
         scalars: s.map(|x| x as f32),
         label,
     }
 }
 
+/// The float weights of a stage while it is fitted: a table shared by the [`CONTEXTS`], then each
+/// context's difference from it. A context's table is the sum of the two.
+const FIT_SIZE: usize = (1 + CONTEXTS) * STAGE_SIZE;
+
+/// Where the difference table of `s`'s context starts in a stage's float weights.
+fn delta_base(s: &Sample) -> usize {
+    (1 + s.context as usize) * STAGE_SIZE
+}
+
 fn predict(w: &[f32], s: &Sample) -> f32 {
-    let base = STAGE_SIZE - SCALARS;
-    s.indices.iter().map(|&i| w[i as usize]).sum::<f32>()
+    let (delta, scalars) = (delta_base(s), STAGE_SIZE - SCALARS);
+    s.indices
+        .iter()
+        .map(|&i| w[i as usize] + w[delta + i as usize])
+        .sum::<f32>()
         + s.scalars
             .iter()
             .enumerate()
-            .map(|(k, x)| x * w[base + k])
+            .map(|(k, x)| x * (w[scalars + k] + w[delta + scalars + k]))
             .sum::<f32>()
 }
 
-/// Fits `w` (one stage, canonical space, discs) to `samples` by Adagrad with L2 decay.
+/// Fits `w` (one stage's [`FIT_SIZE`] float weights, canonical space, discs) to `samples` by
+/// Adagrad with L2 decay.
 ///
 /// The rate was chosen on a 20,000-game sample (exact 24-empties error on the validation
 /// years): 0.04 / 0.08 / 0.16 / 0.3 / 0.6 gave 6.45 / 6.11 / 5.95 / 6.03 / 6.20 discs; the decay
-/// (1e-4 or 1e-3) hardly mattered.
-fn fit(w: &mut [f32], samples: &[Sample], epochs: usize, rate: f32, seed: u64) {
+/// of the shared table (1e-4 or 1e-3 per update) hardly mattered. A context's differences decay
+/// by `context_decay` per pass over the samples whatever their count, so that a configuration
+/// seen rarely in a context keeps the shared weight and only the common ones part.
+fn fit(w: &mut [f32], samples: &[Sample], options: &TrainOptions, seed: u64) {
     const DECAY: f32 = 1e-4;
-    let base = STAGE_SIZE - SCALARS;
-    let mut accumulated = vec![1e-3f32; STAGE_SIZE];
+    let scalars = STAGE_SIZE - SCALARS;
+    let mut seen = vec![0u32; w.len()];
+    for s in samples {
+        let delta = delta_base(s);
+        for &i in &s.indices {
+            seen[delta + i as usize] += 1;
+        }
+        for j in 0..SCALARS {
+            seen[delta + scalars + j] += 1;
+        }
+    }
+    let decay: Vec<f32> = seen
+        .iter()
+        .enumerate()
+        .map(|(i, &n)| {
+            if i < STAGE_SIZE {
+                DECAY
+            } else {
+                options.context_decay / n.max(1) as f32
+            }
+        })
+        .collect();
+    let rate = options.learning_rate;
+    let mut accumulated = vec![1e-3f32; w.len()];
+    let mut step = |w: &mut [f32], i: usize, g: f32, rate: f32| {
+        let g = g + decay[i] * w[i];
+        accumulated[i] += g * g;
+        w[i] -= rate * g / accumulated[i].sqrt();
+    };
     let mut order: Vec<u32> = (0..samples.len() as u32).collect();
-    for epoch in 0..epochs {
+    for epoch in 0..options.epochs {
         shuffle(&mut order, seed.wrapping_add(epoch as u64));
         for &k in &order {
             let s = &samples[k as usize];
+            let delta = delta_base(s);
             let error = predict(w, s) - s.label;
             for &i in &s.indices {
-                let i = i as usize;
-                let g = error + DECAY * w[i];
-                accumulated[i] += g * g;
-                w[i] -= rate * g / accumulated[i].sqrt();
+                step(w, i as usize, error, rate);
+                step(w, delta + i as usize, error, rate);
             }
             for (j, x) in s.scalars.iter().enumerate() {
-                let i = base + j;
-                let g = error * x + DECAY * w[i];
-                accumulated[i] += g * g;
-                w[i] -= rate * 0.1 * g / accumulated[i].sqrt();
+                step(w, scalars + j, error * x, rate * 0.1);
+                step(w, delta + scalars + j, error * x, rate * 0.1);
             }
         }
     }
@@ -719,13 +766,19 @@ fn mae(eval: &PatternEval, labelled: &[(Board, f32, LabelKind)]) -> f64 {
         / labelled.len() as f64
 }
 
-/// Writes the stage's canonical float weights into the i16 table (every configuration gets its
+/// Writes the stage's canonical float weights into its [`CONTEXTS`] i16 tables: each context's
+/// table is the shared one plus the context's differences (every configuration gets its
 /// canonical twin's weight).
 fn export(weights: &mut [i16], st: usize, w: &[f32]) {
     let canon = canonical_indices();
-    for i in 0..STAGE_SIZE {
-        let v = (w[canon[i] as usize] * SCALE as f32).round();
-        weights[st * STAGE_SIZE + i] = v.clamp(i16::MIN as f32, i16::MAX as f32) as i16;
+    for context in 0..CONTEXTS {
+        let table = st * CONTEXTS + context;
+        let delta = &w[(1 + context) * STAGE_SIZE..(2 + context) * STAGE_SIZE];
+        for i in 0..STAGE_SIZE {
+            let c = canon[i] as usize;
+            let v = ((w[c] + delta[c]) * SCALE as f32).round();
+            weights[table * STAGE_SIZE + i] = v.clamp(i16::MIN as f32, i16::MAX as f32) as i16;
+        }
     }
 }
 
@@ -784,8 +837,8 @@ pub fn train(
         training.map.len(),
         validation.map.len()
     ));
-    let mut weights = vec![0i16; STAGES * STAGE_SIZE];
-    let mut w = vec![0f32; STAGE_SIZE];
+    let mut weights = vec![0i16; STAGES * CONTEXTS * STAGE_SIZE];
+    let mut w = vec![0f32; FIT_SIZE];
     let mut reports = Vec::new();
     for st in 0..STAGES {
         let stage_start = Instant::now();
@@ -794,13 +847,7 @@ pub fn train(
         let known = cache.len();
         let labelled = label(&entries, options, &eval, cache);
         let samples: Vec<Sample> = labelled.par_iter().map(|(b, l, _)| sample(b, *l)).collect();
-        fit(
-            &mut w,
-            &samples,
-            options.epochs,
-            options.learning_rate,
-            options.seed ^ (st as u64) << 8,
-        );
+        fit(&mut w, &samples, options, options.seed ^ (st as u64) << 8);
         export(&mut weights, st, &w);
         let eval = PatternEval::from_weights(weights.clone());
         let mut held_out = select(
@@ -921,6 +968,61 @@ fn exact_report(
 mod tests {
     use super::*;
     use crate::board::Rules;
+    use crate::eval::pattern::TABLES;
+
+    /// A context's table is the shared one plus its differences, and the decay of the
+    /// differences decides how much of what one context's samples teach the other keeps.
+    #[test]
+    fn contexts_share_a_table_and_part_only_where_the_samples_pay_for_it() {
+        let board = position("f5d6c3d3c4");
+        let mut s = sample(&board, 10.0);
+        s.context = 1;
+        let other = Sample {
+            context: 0,
+            indices: s.indices,
+            scalars: s.scalars,
+            label: 0.0,
+        };
+        let fitted = |context_decay: f32| {
+            let options = TrainOptions {
+                context_decay,
+                epochs: 30,
+                ..TrainOptions::default()
+            };
+            let mut w = vec![0f32; FIT_SIZE];
+            let samples = [Sample { ..s }, Sample { ..s }, Sample { ..s }];
+            fit(&mut w, &samples, &options, 1);
+            (predict(&w, &s), predict(&w, &other), w)
+        };
+        // Strong decay: context 1's three samples move the shared table, context 0 follows.
+        let (own, shared, _) = fitted(1e6);
+        assert!((own - 10.0).abs() < 0.5, "{own}");
+        assert!((own - shared).abs() < 0.2, "{own} {shared}");
+        // No decay: the shared table and context 1's differences learn alike, each about half.
+        let (own, shared, w) = fitted(0.0);
+        assert!((own - 10.0).abs() < 0.5, "{own}");
+        assert!((shared - own / 2.0).abs() < 0.5, "{own} {shared}");
+        // Exported tables are the sums of the shared weights and the context's differences.
+        let mut weights = vec![0i16; TABLES * STAGE_SIZE];
+        export(&mut weights, 3, &w);
+        let scalars = (STAGE_SIZE - SCALARS..STAGE_SIZE).map(|i| i as u32);
+        for i in s.indices.iter().copied().chain(scalars) {
+            let i = i as usize;
+            for context in 0..CONTEXTS {
+                let sum = w[i] + w[(1 + context) * STAGE_SIZE + i];
+                let exported = weights[(3 * CONTEXTS + context) * STAGE_SIZE + i];
+                assert_eq!(
+                    exported,
+                    (sum * SCALE as f32).round() as i16,
+                    "{i} {context}"
+                );
+            }
+        }
+        assert!(
+            w[STAGE_SIZE + s.indices[0] as usize] == 0.0,
+            "context 0 saw no sample"
+        );
+    }
 
     fn position(moves: &str) -> Board {
         let mut board = Board::start();
