@@ -48,10 +48,10 @@ pub const fn stage(empties: u32) -> usize {
 
 /// Weight tables per stage, by mobility context: whether the side to move has more legal moves
 /// than its opponent. The pattern weights then depend on who holds the initiative, which one
-/// sum of table weights cannot express; measured per stage on the validation games (same
-/// labels, each context fitted on its share of the samples): stage 1 5.52 → 5.35 discs, stage 3
-/// 6.68 → 6.57, stage 4 6.11 → 6.00, stage 5 5.50 → 5.40. (Three contexts by the mobility
-/// difference, or four with the potential-mobility or disc lead as well, fitted worse.)
+/// sum of table weights cannot express. Training fits a shared table and each context's
+/// differences from it (see `iago train --context-decay`); validation errors of the full
+/// training against one table per stage: stage 1 5.53 → 5.37 discs, stage 3 6.69 → 6.56,
+/// stage 4 6.10 → 5.97, stage 5 5.50 → 5.40 (README, "Mobility contexts").
 pub const CONTEXTS: usize = 2;
 
 /// Weight tables: one per stage and mobility context, the contexts of a stage next to each other.
@@ -405,7 +405,7 @@ pub fn canonical_indices() -> &'static [u32] {
 pub struct Features {
     /// The weight table ([`table`]).
     pub table: usize,
-    /// Weight indices (within a stage) of the pattern instances and counts.
+    /// Weight indices (within the table) of the pattern instances and counts.
     pub indices: Vec<u32>,
     /// Constant, mobility difference, potential-mobility difference.
     pub scalars: [i32; SCALARS],

@@ -33,8 +33,8 @@ use rayon::prelude::*;
 
 use crate::board::{Board, Color, Game, Move, Position};
 use crate::eval::pattern::{
-    CONTEXTS, FEATURES, Mobility, SCALARS, STAGE_SIZE, STAGES, canonical_indices, for_each_feature,
-    stage, stage_empties,
+    CONTEXTS, FEATURES, Mobility, SCALARS, STAGE_SIZE, STAGES, TABLES, canonical_indices,
+    for_each_feature, stage, stage_empties,
 };
 use crate::eval::{Evaluator, HandEval, PatternEval, SCALE};
 use crate::search::control::Control;
@@ -837,7 +837,7 @@ pub fn train(
         training.map.len(),
         validation.map.len()
     ));
-    let mut weights = vec![0i16; STAGES * CONTEXTS * STAGE_SIZE];
+    let mut weights = vec![0i16; TABLES * STAGE_SIZE];
     let mut w = vec![0f32; FIT_SIZE];
     let mut reports = Vec::new();
     for st in 0..STAGES {
@@ -968,7 +968,6 @@ fn exact_report(
 mod tests {
     use super::*;
     use crate::board::Rules;
-    use crate::eval::pattern::TABLES;
 
     /// A context's table is the shared one plus its differences, and the decay of the
     /// differences decides how much of what one context's samples teach the other keeps.
