@@ -54,8 +54,36 @@ pub const fn stage(empties: u32) -> usize {
 /// stage 4 6.10 → 5.97, stage 5 5.50 → 5.40 (README, "Mobility contexts").
 pub const CONTEXTS: usize = 2;
 
-/// Weight tables: one per stage and mobility context, the contexts of a stage next to each other.
-pub const TABLES: usize = STAGES * CONTEXTS;
+/// Stages whose tables split by the number of empties as well: one pair of mobility contexts
+/// per number of empties of the stage (where exact labels are plentiful and the search's
+/// leaves and the 24-empties positions lie).
+const FINE_STAGES: [usize; 3] = [3, 4, 5];
+
+/// Weight tables of each stage: [`CONTEXTS`], times the stage's empties for a fine stage.
+pub const TABLES_OF: [usize; STAGES] = {
+    let mut out = [CONTEXTS; STAGES];
+    let mut k = 0;
+    while k < FINE_STAGES.len() {
+        let (low, high) = stage_empties(FINE_STAGES[k]);
+        out[FINE_STAGES[k]] = CONTEXTS * (high - low + 1) as usize;
+        k += 1;
+    }
+    out
+};
+
+/// The first weight table of each stage: a stage's tables lie next to each other.
+pub const FIRST_TABLE: [usize; STAGES] = {
+    let mut out = [0; STAGES];
+    let mut st = 1;
+    while st < STAGES {
+        out[st] = out[st - 1] + TABLES_OF[st - 1];
+        st += 1;
+    }
+    out
+};
+
+/// Weight tables in all.
+pub const TABLES: usize = FIRST_TABLE[STAGES - 1] + TABLES_OF[STAGES - 1];
 
 /// The legal moves of both sides: the mobility features and the context read them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,11 +111,23 @@ impl Mobility {
     }
 }
 
-/// The weight table of `board` (with `mobility`, its legal moves): its stage's table for its
-/// mobility context.
+/// The weight table of `board` (with `mobility`, its legal moves) within its stage's tables: its
+/// mobility context, and in a fine stage its number of empties.
+#[inline]
+pub fn context(board: &Board, mobility: Mobility) -> usize {
+    let empties = board.empty_count();
+    let st = stage(empties);
+    if TABLES_OF[st] == CONTEXTS {
+        mobility.context()
+    } else {
+        CONTEXTS * (empties - stage_empties(st).0) as usize + mobility.context()
+    }
+}
+
+/// The weight table of `board` (with `mobility`, its legal moves).
 #[inline]
 pub fn table(board: &Board, mobility: Mobility) -> usize {
-    stage(board.empty_count()) * CONTEXTS + mobility.context()
+    FIRST_TABLE[stage(board.empty_count())] + context(board, mobility)
 }
 
 /// The empties of stage `st`, lowest and highest.
@@ -695,7 +735,24 @@ mod tests {
         let start = Board::start();
         assert_eq!(Mobility::of(&start).player.count_ones(), 4);
         assert_eq!(Mobility::of(&start).opponent.count_ones(), 4);
-        assert_eq!(table(&start, Mobility::of(&start)), (STAGES - 1) * CONTEXTS);
+        assert_eq!(table(&start, Mobility::of(&start)), FIRST_TABLE[STAGES - 1]);
+        // A fine stage has a pair of tables per number of empties: stage 3 (13-16 empties).
+        assert_eq!(TABLES_OF[3], 8);
+        assert_eq!(TABLES_OF[2], 2);
+        assert_eq!(TABLES, 12 * 2 + 3 * 8);
+        let b = Board {
+            player: !0u64 << 16,
+            opponent: 0xF0,
+        };
+        assert_eq!(b.empty_count(), 12);
+        assert_eq!(table(&b, Mobility::of(&b)), FIRST_TABLE[2]);
+        let b = Board {
+            player: !0u64 << 20,
+            opponent: 0xF0,
+        };
+        assert_eq!(b.empty_count(), 16);
+        let mobility = Mobility::of(&b);
+        assert_eq!(table(&b, mobility), FIRST_TABLE[3] + 6 + mobility.context());
         // More moves than the opponent (by bit count) is the second context.
         assert_eq!(
             Mobility {

@@ -2,7 +2,7 @@
 //!
 //! File layout (little-endian):
 //! - magic `IAGOEVAL`, then u32 format version (4);
-//! - u32 weight tables (one per stage and mobility context, see [`TABLES`]), u32 weights per
+//! - u32 weight tables (per stage, one per mobility context and in some stages number of empties, see [`TABLES`]), u32 weights per
 //!   table, u32 weights per disc (the scale);
 //! - u64 layout fingerprint (changes when the patterns, the stages or the contexts change);
 //! - per table: u64 checksum of its uncompressed stream (FNV-1a over 64-bit little-endian
@@ -20,7 +20,7 @@ use thiserror::Error;
 
 use super::Evaluator;
 use super::pattern::{
-    CONTEXTS, COUNTS, Mobility, PATTERNS, SCALARS, STAGE_SIZE, STAGES, TABLES, for_each_feature,
+    COUNTS, Mobility, PATTERNS, SCALARS, STAGE_SIZE, STAGES, TABLES, TABLES_OF, for_each_feature,
     stage_empties, table,
 };
 use crate::board::Board;
@@ -146,7 +146,9 @@ fn layout_fingerprint() -> u64 {
     }
     bytes.extend_from_slice(&(SCALARS as u32).to_le_bytes());
     bytes.extend_from_slice(&(COUNTS as u32).to_le_bytes());
-    bytes.extend_from_slice(&(CONTEXTS as u32).to_le_bytes());
+    for tables in TABLES_OF {
+        bytes.extend_from_slice(&(tables as u32).to_le_bytes());
+    }
     fnv1a(&bytes)
 }
 

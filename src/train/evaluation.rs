@@ -33,8 +33,8 @@ use rayon::prelude::*;
 
 use crate::board::{Board, Color, Game, Move, Position};
 use crate::eval::pattern::{
-    CONTEXTS, FEATURES, Mobility, SCALARS, STAGE_SIZE, STAGES, TABLES, canonical_indices,
-    for_each_feature, stage, stage_empties,
+    FEATURES, FIRST_TABLE, Mobility, SCALARS, STAGE_SIZE, STAGES, TABLES, TABLES_OF,
+    canonical_indices, context, for_each_feature, stage, stage_empties,
 };
 use crate::eval::{Evaluator, HandEval, PatternEval, SCALE};
 use crate::search::control::Control;
@@ -648,8 +648,8 @@ fn label(
         .collect()
 }
 
-/// The training sample of a position: its mobility context, canonical weight indices (within a
-/// table), scalars, label.
+/// The training sample of a position: its table within its stage ([`context`]), canonical weight
+/// indices (within a table), scalars, label.
 struct Sample {
     context: u8,
     indices: [u32; FEATURES],
@@ -668,16 +668,18 @@ fn sample(board: &Board, label: f32) -> Sample {
     });
     debug_assert_eq!(n, FEATURES);
     Sample {
-        context: mobility.context() as u8,
+        context: context(board, mobility) as u8,
         indices,
         scalars: s.map(|x| x as f32),
         label,
     }
 }
 
-/// The float weights of a stage while it is fitted: a table shared by the [`CONTEXTS`], then each
-/// context's difference from it. A context's table is the sum of the two.
-const FIT_SIZE: usize = (1 + CONTEXTS) * STAGE_SIZE;
+/// The float weights of stage `st` while it is fitted: a table shared by the stage's tables,
+/// then each table's difference from it. A table's weights are the sum of the two.
+fn fit_size(st: usize) -> usize {
+    (1 + TABLES_OF[st]) * STAGE_SIZE
+}
 
 /// Where the difference table of `s`'s context starts in a stage's float weights.
 fn delta_base(s: &Sample) -> usize {
@@ -697,7 +699,7 @@ fn predict(w: &[f32], s: &Sample) -> f32 {
             .sum::<f32>()
 }
 
-/// Fits `w` (one stage's [`FIT_SIZE`] float weights, canonical space, discs) to `samples` by
+/// Fits `w` (one stage's [`fit_size`] float weights, canonical space, discs) to `samples` by
 /// Adagrad with L2 decay.
 ///
 /// The rate was chosen on a 20,000-game sample (exact 24-empties error on the validation
@@ -766,13 +768,12 @@ fn mae(eval: &PatternEval, labelled: &[(Board, f32, LabelKind)]) -> f64 {
         / labelled.len() as f64
 }
 
-/// Writes the stage's canonical float weights into its [`CONTEXTS`] i16 tables: each context's
-/// table is the shared one plus the context's differences (every configuration gets its
-/// canonical twin's weight).
+/// Writes the stage's canonical float weights into its i16 tables: each table is the shared
+/// one plus its differences (every configuration gets its canonical twin's weight).
 fn export(weights: &mut [i16], st: usize, w: &[f32]) {
     let canon = canonical_indices();
-    for context in 0..CONTEXTS {
-        let table = st * CONTEXTS + context;
+    for context in 0..TABLES_OF[st] {
+        let table = FIRST_TABLE[st] + context;
         let delta = &w[(1 + context) * STAGE_SIZE..(2 + context) * STAGE_SIZE];
         for i in 0..STAGE_SIZE {
             let c = canon[i] as usize;
@@ -838,7 +839,7 @@ pub fn train(
         validation.map.len()
     ));
     let mut weights = vec![0i16; TABLES * STAGE_SIZE];
-    let mut w = vec![0f32; FIT_SIZE];
+    let mut w = vec![0f32; STAGE_SIZE];
     let mut reports = Vec::new();
     for st in 0..STAGES {
         let stage_start = Instant::now();
@@ -847,6 +848,11 @@ pub fn train(
         let known = cache.len();
         let labelled = label(&entries, options, &eval, cache);
         let samples: Vec<Sample> = labelled.par_iter().map(|(b, l, _)| sample(b, *l)).collect();
+        if w.len() != fit_size(st) {
+            // Warm start from the shared table of the stage before only.
+            w.truncate(STAGE_SIZE);
+            w.resize(fit_size(st), 0.0);
+        }
         fit(&mut w, &samples, options, options.seed ^ (st as u64) << 8);
         export(&mut weights, st, &w);
         let eval = PatternEval::from_weights(weights.clone());
@@ -988,7 +994,7 @@ mod tests {
                 epochs: 30,
                 ..TrainOptions::default()
             };
-            let mut w = vec![0f32; FIT_SIZE];
+            let mut w = vec![0f32; fit_size(3)];
             let samples = [Sample { ..s }, Sample { ..s }, Sample { ..s }];
             fit(&mut w, &samples, &options, 1);
             (predict(&w, &s), predict(&w, &other), w)
@@ -1007,9 +1013,9 @@ mod tests {
         let scalars = (STAGE_SIZE - SCALARS..STAGE_SIZE).map(|i| i as u32);
         for i in s.indices.iter().copied().chain(scalars) {
             let i = i as usize;
-            for context in 0..CONTEXTS {
+            for context in 0..TABLES_OF[3] {
                 let sum = w[i] + w[(1 + context) * STAGE_SIZE + i];
-                let exported = weights[(3 * CONTEXTS + context) * STAGE_SIZE + i];
+                let exported = weights[(FIRST_TABLE[3] + context) * STAGE_SIZE + i];
                 assert_eq!(
                     exported,
                     (sum * SCALE as f32).round() as i16,
