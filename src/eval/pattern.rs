@@ -4,7 +4,8 @@
 //! of the side to move, parity of the empties and of the quadrants, and who can play in the odd
 //! quadrants), and the mobility and potential-mobility differences and a constant, with one
 //! weight set per game stage (4 empties each) and mobility context (whether the side to move
-//! has more legal moves than its opponent). Symmetric instances of a pattern share one table.
+//! has more legal moves than its opponent), in stages 3-5 also per number of empties.
+//! Symmetric instances of a pattern share one table.
 //!
 //! An instance is its base pattern seen through one of the 8 symmetries, so that corresponding
 //! squares of all instances map to the same ternary digit. With BMI2 each instance's squares are
@@ -51,7 +52,8 @@ pub const fn stage(empties: u32) -> usize {
 /// sum of table weights cannot express. Training fits a shared table and each context's
 /// differences from it (see `iago train --context-decay`); validation errors of the full
 /// training against one table per stage: stage 1 5.53 → 5.37 discs, stage 3 6.69 → 6.56,
-/// stage 4 6.10 → 5.97, stage 5 5.50 → 5.40 (README, "Mobility contexts").
+/// stage 4 6.10 → 5.97, stage 5 5.50 → 5.40 (README, "Mobility contexts"; before the tables
+/// per number of empties of [`TABLES_OF`]).
 pub const CONTEXTS: usize = 2;
 
 /// Stages whose tables split by the number of empties as well: one pair of mobility contexts

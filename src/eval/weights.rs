@@ -2,8 +2,8 @@
 //!
 //! File layout (little-endian):
 //! - magic `IAGOEVAL`, then u32 format version (4);
-//! - u32 weight tables (per stage, one per mobility context and in some stages number of empties, see [`TABLES`]), u32 weights per
-//!   table, u32 weights per disc (the scale);
+//! - u32 weight tables (per stage one per mobility context, in stages 3-5 also per number of
+//!   empties, see [`TABLES`]), u32 weights per table, u32 weights per disc (the scale);
 //! - u64 layout fingerprint (changes when the patterns, the stages or the contexts change);
 //! - per table: u64 checksum of its uncompressed stream (FNV-1a over 64-bit little-endian
 //!   words) and u32 compressed length;
