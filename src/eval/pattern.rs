@@ -117,19 +117,27 @@ impl Mobility {
 /// mobility context, and in a fine stage its number of empties.
 #[inline]
 pub fn context(board: &Board, mobility: Mobility) -> usize {
+    stage_and_context(board, mobility).1
+}
+
+/// The stage of `board` and its table within the stage's tables, from one count of the empties.
+#[inline]
+fn stage_and_context(board: &Board, mobility: Mobility) -> (usize, usize) {
     let empties = board.empty_count();
     let st = stage(empties);
-    if TABLES_OF[st] == CONTEXTS {
+    let context = if TABLES_OF[st] == CONTEXTS {
         mobility.context()
     } else {
         CONTEXTS * (empties - stage_empties(st).0) as usize + mobility.context()
-    }
+    };
+    (st, context)
 }
 
 /// The weight table of `board` (with `mobility`, its legal moves).
 #[inline]
 pub fn table(board: &Board, mobility: Mobility) -> usize {
-    FIRST_TABLE[stage(board.empty_count())] + context(board, mobility)
+    let (st, context) = stage_and_context(board, mobility);
+    FIRST_TABLE[st] + context
 }
 
 /// The empties of stage `st`, lowest and highest.
