@@ -1,10 +1,11 @@
 //! The trained pattern evaluation and its weight file.
 //!
 //! File layout (little-endian):
-//! - magic `IAGOEVAL`, then u32 format version (4);
+//! - magic `IAGOEVAL`, then u32 format version (5);
 //! - u32 weight tables (per stage one per mobility context, in stages 3-5 also per number of
 //!   empties, see [`TABLES`]), u32 weights per table, u32 weights per disc (the scale);
-//! - u64 layout fingerprint (changes when the patterns, the stages or the contexts change);
+//! - u64 layout fingerprint (changes when the patterns, the move patterns, the stages or the
+//!   contexts change);
 //! - per table: u64 checksum of its uncompressed stream (FNV-1a over 64-bit little-endian
 //!   words) and u32 compressed length;
 //! - per table: a deflate stream of the table's differences from the table before (wrapping
@@ -20,13 +21,13 @@ use thiserror::Error;
 
 use super::Evaluator;
 use super::pattern::{
-    COUNTS, Mobility, PATTERNS, SCALARS, STAGE_SIZE, STAGES, TABLES, TABLES_OF, for_each_feature,
-    stage_empties, table,
+    COUNTS, MOVE_PATTERNS, Mobility, PATTERNS, SCALARS, STAGE_SIZE, STAGES, TABLES, TABLES_OF,
+    for_each_feature, stage_empties, table,
 };
 use crate::board::Board;
 
 const MAGIC: &[u8; 8] = b"IAGOEVAL";
-const VERSION: u32 = 4;
+const VERSION: u32 = 5;
 /// Weight units per disc.
 pub const SCALE: i32 = 64;
 const HEADER: usize = 8 + 4 * 4 + 8;
@@ -138,6 +139,10 @@ fn layout_fingerprint() -> u64 {
     for p in PATTERNS {
         bytes.extend_from_slice(p.squares);
         bytes.push(0xFF);
+    }
+    for p in MOVE_PATTERNS {
+        bytes.extend_from_slice(p.squares);
+        bytes.push(0xFE);
     }
     bytes.extend_from_slice(&(STAGES as u32).to_le_bytes());
     for st in 0..STAGES {
