@@ -331,7 +331,8 @@ pub struct MovePattern {
 /// edge (8 instances). Measured (stages 0-5 refitted with the `--solved` file; static error on
 /// the 5,301 validation positions at 24 empties of the training report): 5.31 without them,
 /// 5.22 with the edges, 5.13 with both; the second row or the long diagonals as well 5.13, the
-/// corner 3×3 discs joined with who can take the corner 5.11.
+/// corner 3×3 discs joined with who can take the corner 5.11, the same two patterns over the
+/// potential moves as well 5.10 (see the README).
 pub const MOVE_PATTERNS: [MovePattern; 2] = [
     MovePattern {
         name: "edge moves",
@@ -555,10 +556,11 @@ fn plan() -> &'static Plan {
     })
 }
 
-/// One pattern instance read straight from the untransformed board: the mask of its squares,
-/// where its pattern's table starts, and which of the [`Readers`] tables turns the bits under
-/// the mask (in ascending square order, as `pext` packs them) into ternary digits in the
-/// instance's digit order.
+/// One pattern instance read straight from the untransformed board (or a move pattern's from
+/// the legal moves): the mask of its squares, where its pattern's table starts, and which of
+/// the [`Readers`] tables turns the bits under the mask (in ascending square order, as `pext`
+/// packs them) into digits in the instance's digit order (ternary for a disc pattern, binary
+/// for a move pattern).
 #[derive(Clone, Copy, Debug)]
 struct Reader {
     mask: u64,
