@@ -26,6 +26,7 @@
 //!    scores at 24 empties on the validation years.
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
@@ -459,12 +460,14 @@ fn first_within(path: &[Position], empties: u32) -> Option<usize> {
 /// turn (highest first) solves the game's first position at that depth, so that the stretches
 /// on both sides of it can be labelled. (Only 13% of the WTHOR games end with their perfect-play
 /// score and 16% still have it at 16 empties: most human games lose discs somewhere in their
-/// last 24 moves.) Every solved score goes into `cache`; `progress` gets a line per depth.
+/// last 24 moves.) Every solved score goes into `cache`, which `solved` gets after each tenth of
+/// a depth's positions (see [`solve_all`]); `progress` gets a line per depth.
 fn game_labels(
     games: &[LabelledGame],
     options: &TrainOptions,
     cache: &mut SolvedCache,
     progress: &mut dyn FnMut(&str),
+    solved: &mut dyn FnMut(&SolvedCache),
 ) -> Vec<Vec<Option<i32>>> {
     let mut anchors: Vec<Vec<Anchor>> = games
         .par_iter()
@@ -533,7 +536,8 @@ fn game_labels(
             })
             .collect();
         let boards: Vec<Board> = wanted.iter().map(|&(_, _, p)| p.board).collect();
-        let scores = solve_all(&boards, cache);
+        let what = format!("solving at {depth} empties");
+        let scores = solve_all(&boards, cache, &what, progress, solved);
         for (&(i, ply, position), score) in wanted.iter().zip(scores) {
             let black = if position.to_move == Color::Black {
                 score
@@ -563,32 +567,66 @@ fn game_labels(
 }
 
 /// The exact score of `board` for the side to move, from `known` or by the solver (then `true`).
+///
+/// The solver orders the moves of its larger nodes by the compiled-in weights as well: exact
+/// scores do not depend on the ordering, and it saves time (one thread, one 8 MB table per
+/// thread as in training: 400 WTHOR positions at 16 empties 5.2 ms each against 6.1 without,
+/// 200 at 18 empties 23.0 ms against 28.4, 40 at 21 empties 253 ms against 299).
 fn solve(tt: &mut TranspositionTable, board: &Board, known: &HashMap<Board, i8>) -> (i32, bool) {
+    static ORDERING: OnceLock<Option<PatternEval>> = OnceLock::new();
     if let Some(&score) = known.get(&board.canonical().0) {
         return (score as i32, false);
     }
     // Exact scores do not depend on what the table holds: no need to clear it.
     tt.new_search();
     let stop = AtomicBool::new(false);
-    let score = EndgameSearch::new(tt, &stop)
-        .search(board, -64, 64)
-        .expect("not stopped");
+    let mut search = EndgameSearch::new(tt, &stop);
+    if let Some(eval) = ORDERING.get_or_init(|| PatternEval::embedded().ok()) {
+        search = search.with_evaluator(eval);
+    }
+    let score = search.search(board, -64, 64).expect("not stopped");
     (score, true)
 }
 
-/// The exact scores of `boards` (side to move), in parallel; new ones go into `cache`.
-fn solve_all(boards: &[Board], cache: &mut SolvedCache) -> Vec<i32> {
-    let known = &cache.map;
-    let solved: Vec<(i32, bool)> = boards
-        .par_iter()
-        .map_init(|| TranspositionTable::new(8), |tt, b| solve(tt, b, known))
-        .collect();
-    for (board, &(score, new)) in boards.iter().zip(&solved) {
-        if new {
-            cache.map.insert(board.canonical().0, score as i8);
+/// The exact scores of `boards` (side to move), in parallel; new ones go into `cache`. Solving
+/// thousands of positions takes minutes: in a list of 1,000 or more, after each tenth `progress`
+/// gets a line headed `what` and `solved` the cache (a run cut short keeps what it solved).
+fn solve_all(
+    boards: &[Board],
+    cache: &mut SolvedCache,
+    what: &str,
+    progress: &mut dyn FnMut(&str),
+    solved: &mut dyn FnMut(&SolvedCache),
+) -> Vec<i32> {
+    let start = Instant::now();
+    let step = boards.len().div_ceil(10).max(1);
+    let mut scores = Vec::with_capacity(boards.len());
+    for chunk in boards.chunks(step) {
+        let known = &cache.map;
+        let results: Vec<(i32, bool)> = chunk
+            .par_iter()
+            .map_init(|| TranspositionTable::new(8), |tt, b| solve(tt, b, known))
+            .collect();
+        for (board, &(score, new)) in chunk.iter().zip(&results) {
+            if new {
+                cache.map.insert(board.canonical().0, score as i8);
+            }
+        }
+        let new = results.iter().any(|&(_, new)| new);
+        scores.extend(results.into_iter().map(|(score, _)| score));
+        if boards.len() >= 1000 {
+            if new {
+                solved(cache);
+            }
+            progress(&format!(
+                "{what}: {} of {} positions, {:.0} s",
+                scores.len(),
+                boards.len(),
+                start.elapsed().as_secs_f64()
+            ));
         }
     }
-    solved.into_iter().map(|(score, _)| score).collect()
+    scores
 }
 
 /// Labels `entries` (all of one stage) with the solver, the game value or a search; exact scores
@@ -821,7 +859,7 @@ pub fn train(
         seed: options.seed,
     };
     let known = cache.len();
-    let labels = game_labels(games, options, cache, progress);
+    let labels = game_labels(games, options, cache, progress, solved);
     if cache.len() > known {
         solved(cache);
     }
@@ -1037,6 +1075,63 @@ mod tests {
         board
     }
 
+    /// A long list of solves reports each tenth and hands the cache over as it grows, so that
+    /// a run cut short keeps what it solved; a second pass over the same list solves nothing.
+    #[test]
+    fn solve_all_reports_each_tenth_and_saves_as_it_goes() {
+        let mut boards = Vec::new();
+        let mut seed = 7u64;
+        while boards.len() < 1000 {
+            let mut board = Board::start();
+            while board.empty_count() > 9 && !board.is_game_over() {
+                let moves: Vec<_> = board.legal_moves().into_iter().collect();
+                if moves.is_empty() {
+                    board = board.pass();
+                    continue;
+                }
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                board = board.play(Move::Play(moves[(seed >> 33) as usize % moves.len()]));
+            }
+            if !board.is_game_over() && !board.legal_moves().is_empty() {
+                boards.push(board);
+            }
+        }
+        let distinct: std::collections::HashSet<Board> =
+            boards.iter().map(|b| b.canonical().0).collect();
+        let mut cache = SolvedCache::default();
+        let (mut lines, mut saves) = (Vec::new(), Vec::new());
+        let scores = solve_all(
+            &boards,
+            &mut cache,
+            "at 9 empties",
+            &mut |line| lines.push(line.to_string()),
+            &mut |c| saves.push(c.len()),
+        );
+        assert_eq!(lines.len(), 10, "{lines:?}");
+        assert!(lines[0].starts_with("at 9 empties: 100 of 1000 positions"));
+        assert!(lines[9].starts_with("at 9 empties: 1000 of 1000 positions"));
+        assert_eq!(saves.len(), 10);
+        assert!(saves.windows(2).all(|w| w[0] < w[1]), "{saves:?}");
+        assert_eq!(*saves.last().unwrap(), distinct.len());
+        // Spot checks against the plain solver.
+        let stop = AtomicBool::new(false);
+        let tt = TranspositionTable::new(1);
+        for (board, &score) in boards.iter().zip(&scores).step_by(97) {
+            let exact = EndgameSearch::new(&tt, &stop)
+                .search(board, -64, 64)
+                .unwrap();
+            assert_eq!(score, exact);
+        }
+        let mut again = Vec::new();
+        let rescored = solve_all(&boards, &mut cache, "again", &mut |_| {}, &mut |c| {
+            again.push(c.len())
+        });
+        assert_eq!(rescored, scores);
+        assert!(again.is_empty(), "nothing new to save");
+    }
+
     #[test]
     fn off_path_children_are_legal_repeatable_and_in_the_labelled_ranges() {
         let board = position("f5d6c3d3c4f4f6f3e6e7").canonical().0;
@@ -1176,7 +1271,7 @@ mod tests {
             ..TrainOptions::default()
         };
         let mut cache = SolvedCache::default();
-        let labels = game_labels(&games, &options, &mut cache, &mut |_| {});
+        let labels = game_labels(&games, &options, &mut cache, &mut |_| {}, &mut |_| {});
         let expected: Vec<Option<i32>> = (0..path.len())
             .map(|ply| match ply {
                 p if p == p24 => Some(value),
