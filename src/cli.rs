@@ -858,6 +858,15 @@ fn run_train(
 ) -> Result<(), CliError> {
     use crate::train::evaluation;
     let start = Instant::now();
+    // A training run takes up to an hour: a file it could not write should fail now, not then.
+    for path in std::iter::once(out_path).chain(solved_path) {
+        let dir = std::path::Path::new(path)
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty());
+        if dir.is_some_and(|d| !d.is_dir()) {
+            return Err(format!("cannot write {path}: no such directory").into());
+        }
+    }
     let mut cache = match solved_path {
         Some(path) if std::path::Path::new(path).exists() => {
             let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;

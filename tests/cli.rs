@@ -334,6 +334,30 @@ fn solve_reports_a_missing_file() {
     assert!(stderr(&out).starts_with("iago: error: cannot read /nonexistent/problems.obf"));
 }
 
+/// A weight file or solved-positions file in a directory that does not exist is refused before
+/// the run reads a game (it would otherwise fail at the end of an hour of training).
+#[test]
+fn train_refuses_an_output_it_cannot_write_before_any_work() {
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/wthor");
+    for args in [
+        vec!["--out", "/nonexistent/dir/w.eval"],
+        vec!["--out", "w.eval", "--solved", "/nonexistent/dir/s.bin"],
+    ] {
+        let mut all = vec!["train", "--wthor", data];
+        all.extend(args.iter().copied());
+        let out = iago(&all);
+        assert_eq!(out.status.code(), Some(2));
+        let log = stderr(&out);
+        assert!(
+            log.starts_with("iago: error: cannot write /nonexistent/dir/")
+                && log.trim_end().ends_with("no such directory")
+                && log.lines().count() == 1,
+            "{log}"
+        );
+        assert!(stdout(&out).is_empty());
+    }
+}
+
 /// The training pipeline end to end on a tiny sample (300 + 120 WTHOR games, 200 Logistello
 /// games): a weight file that loads, a report line per stage, and `--eval` using the file.
 #[test]
