@@ -460,8 +460,8 @@ fn first_within(path: &[Position], empties: u32) -> Option<usize> {
 /// turn (highest first) solves the game's first position at that depth, so that the stretches
 /// on both sides of it can be labelled. (Only 13% of the WTHOR games end with their perfect-play
 /// score and 16% still have it at 16 empties: most human games lose discs somewhere in their
-/// last 24 moves.) Every solved score goes into `cache`, which `solved` gets after each tenth of
-/// a depth's positions (see [`solve_all`]); `progress` gets a line per depth.
+/// last 24 moves.) Every solved score goes into `cache`, which `solved` gets as it grows (see
+/// [`solve_all`]); `progress` gets a line per depth.
 fn game_labels(
     games: &[LabelledGame],
     options: &TrainOptions,
@@ -590,7 +590,8 @@ fn solve(tt: &mut TranspositionTable, board: &Board, known: &HashMap<Board, i8>)
 
 /// The exact scores of `boards` (side to move), in parallel; new ones go into `cache`. Solving
 /// thousands of positions takes minutes: in a list of 1,000 or more, after each tenth `progress`
-/// gets a line headed `what` and `solved` the cache (a run cut short keeps what it solved).
+/// gets a line headed `what` and `solved` the cache (a run cut short keeps what it solved); a
+/// shorter list hands the cache over once at its end, if it solved anything.
 fn solve_all(
     boards: &[Board],
     cache: &mut SolvedCache,
@@ -601,6 +602,7 @@ fn solve_all(
     let start = Instant::now();
     let step = boards.len().div_ceil(10).max(1);
     let mut scores = Vec::with_capacity(boards.len());
+    let mut unsaved = false;
     for chunk in boards.chunks(step) {
         let known = &cache.map;
         let results: Vec<(i32, bool)> = chunk
@@ -612,12 +614,14 @@ fn solve_all(
                 cache.map.insert(board.canonical().0, score as i8);
             }
         }
-        let new = results.iter().any(|&(_, new)| new);
+        unsaved |= results.iter().any(|&(_, new)| new);
         scores.extend(results.into_iter().map(|(score, _)| score));
-        if boards.len() >= 1000 {
-            if new {
-                solved(cache);
-            }
+        let long = boards.len() >= 1000;
+        if unsaved && (long || scores.len() == boards.len()) {
+            solved(cache);
+            unsaved = false;
+        }
+        if long {
             progress(&format!(
                 "{what}: {} of {} positions, {:.0} s",
                 scores.len(),
@@ -858,11 +862,7 @@ pub fn train(
         max_empties: options.solve_max_empties,
         seed: options.seed,
     };
-    let known = cache.len();
     let labels = game_labels(games, options, cache, progress, solved);
-    if cache.len() > known {
-        solved(cache);
-    }
     for (g, labels) in games.iter().zip(&labels) {
         if g.validation {
             validation.add(g, labels, None);
