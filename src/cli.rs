@@ -847,6 +847,18 @@ pub(crate) fn read_archives(
     Ok(archives)
 }
 
+/// Refuses an output `path` whose directory does not exist, before a long run that would
+/// otherwise fail only when it writes its result (`train`, `book build`, `book deepen`).
+pub(crate) fn check_output_dir(path: &str) -> Result<(), CliError> {
+    let dir = std::path::Path::new(path)
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty());
+    if dir.is_some_and(|d| !d.is_dir()) {
+        return Err(format!("cannot write {path}: no such directory").into());
+    }
+    Ok(())
+}
+
 fn run_train(
     wthor: &str,
     logistello: Option<&str>,
@@ -860,12 +872,7 @@ fn run_train(
     let start = Instant::now();
     // A training run takes up to an hour: a file it could not write should fail now, not then.
     for path in std::iter::once(out_path).chain(solved_path) {
-        let dir = std::path::Path::new(path)
-            .parent()
-            .filter(|d| !d.as_os_str().is_empty());
-        if dir.is_some_and(|d| !d.is_dir()) {
-            return Err(format!("cannot write {path}: no such directory").into());
-        }
+        check_output_dir(path)?;
     }
     let mut cache = match solved_path {
         Some(path) if std::path::Path::new(path).exists() => {

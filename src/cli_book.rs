@@ -8,7 +8,7 @@ use clap::Subcommand;
 use crate::board::{Board, Game, Position, Rules, parse_position};
 use crate::book::build::{DeepenOptions, EvalOptions};
 use crate::book::{Book, EXACT_LEVEL, build};
-use crate::cli::{CliError, default_threads, read_archives};
+use crate::cli::{CliError, check_output_dir, default_threads, read_archives};
 
 /// The `book` subcommands.
 #[derive(Subcommand, Debug)]
@@ -162,6 +162,7 @@ pub fn run(command: BookCommand) -> Result<(), CliError> {
             threads,
         } => {
             let start = Instant::now();
+            check_output_dir(&out)?;
             let mut book = Book::new();
             let archives = read_archives(wthor.as_deref(), logistello.as_deref(), max_games)?;
             let games: Vec<Game> = archives
@@ -225,6 +226,7 @@ pub fn run(command: BookCommand) -> Result<(), CliError> {
             threads,
         } => {
             let start = Instant::now();
+            check_output_dir(out.as_deref().unwrap_or(&file))?;
             let mut book = open(&file)?;
             let before = book.len();
             let options = DeepenOptions {

@@ -334,17 +334,39 @@ fn solve_reports_a_missing_file() {
     assert!(stderr(&out).starts_with("iago: error: cannot read /nonexistent/problems.obf"));
 }
 
-/// A weight file or solved-positions file in a directory that does not exist is refused before
-/// the run reads a game (it would otherwise fail at the end of an hour of training).
+/// A weight file, solved-positions file or book in a directory that does not exist is refused
+/// before the run reads a game (it would otherwise fail at the end of an hour of training or of
+/// a book build).
 #[test]
-fn train_refuses_an_output_it_cannot_write_before_any_work() {
+fn long_runs_refuse_an_output_they_cannot_write_before_any_work() {
     let data = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/wthor");
-    for args in [
-        vec!["--out", "/nonexistent/dir/w.eval"],
-        vec!["--out", "w.eval", "--solved", "/nonexistent/dir/s.bin"],
+    for all in [
+        vec!["train", "--wthor", data, "--out", "/nonexistent/dir/w.eval"],
+        vec![
+            "train",
+            "--wthor",
+            data,
+            "--out",
+            "w.eval",
+            "--solved",
+            "/nonexistent/dir/s.bin",
+        ],
+        vec![
+            "book",
+            "build",
+            "--wthor",
+            data,
+            "--out",
+            "/nonexistent/dir/b.book",
+        ],
+        vec![
+            "book",
+            "deepen",
+            "builtin",
+            "--out",
+            "/nonexistent/dir/b.book",
+        ],
     ] {
-        let mut all = vec!["train", "--wthor", data];
-        all.extend(args.iter().copied());
         let out = iago(&all);
         assert_eq!(out.status.code(), Some(2));
         let log = stderr(&out);
