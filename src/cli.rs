@@ -319,10 +319,17 @@ pub enum Command {
         /// also bring the child of a random move, solved (positions off the games' paths).
         #[arg(long, default_value_t = 0.2, value_name = "R")]
         off_path: f64,
-        /// Share of the training positions beyond 25 empties that also bring the child of a
-        /// random move, labelled by the bootstrapping search.
+        /// Share of the training positions beyond the solver's range (and one empty) that also
+        /// bring the child of a random move, labelled by a search.
         #[arg(long, default_value_t = 0.3, value_name = "R")]
         off_path_search: f64,
+        /// Training positions per stage between the solver's range and 24 empties that have no
+        /// trusted game value and get the score of a search instead.
+        #[arg(long, default_value_t = 1_000_000, value_name = "N")]
+        max_searched: usize,
+        /// Plies of the search that scores those positions.
+        #[arg(long, default_value_t = 6, value_name = "D")]
+        searched_depth: u32,
         /// Passes over each stage's samples.
         #[arg(long, default_value_t = 12, value_name = "N")]
         epochs: usize,
@@ -479,6 +486,8 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             check_empties,
             off_path,
             off_path_search,
+            max_searched,
+            searched_depth,
             epochs,
             learning_rate,
             context_decay,
@@ -496,6 +505,8 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
                 check_empties,
                 off_path,
                 off_path_search,
+                max_searched,
+                searched_depth,
                 epochs,
                 learning_rate,
                 context_decay,
@@ -920,16 +931,20 @@ fn run_train(
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "stage  empties  labels     train  train MAE  validation  valid MAE"
+        "stage  empties  labels            train  train MAE  validation  valid MAE"
     )?;
     for s in &stages {
         writeln!(
             out,
-            "{:>5}  {:>2}-{:>2}    {:<9} {:>7}  {:>9.2}  {:>10}  {:>9.2}",
+            "{:>5}  {:>2}-{:>2}    {:<16} {:>7}  {:>9.2}  {:>10}  {:>9.2}",
             s.stage,
             s.empties.0,
             s.empties.1,
-            format!("{:?}", s.kind).to_lowercase(),
+            s.kinds
+                .iter()
+                .map(|(k, _)| k.name())
+                .collect::<Vec<_>>()
+                .join("+"),
             s.train,
             s.train_mae,
             s.validation,
