@@ -143,14 +143,3 @@ fn a_solve_stops_soon_after_the_flag_is_set() {
     let report = solver.solve(&entry.position.board).unwrap();
     assert_eq!(report.solution.score, 0);
 }
-
-#[test]
-fn a_wipe_out_in_sight_skips_the_whole_game_pre_search() {
-    // FFO #59: 34 empties, Black wipes White out. The midgame pre-searches already see +64;
-    // the selective whole-game search that used to follow cost 26.8 M nodes (one thread).
-    let line = "-----------------------O--OOOOO---OOOOOXOOOOXXXX--XXOOXX--XX-O-X X; \
-                H4:+64; G8:+64; E8:+64; A5:+62;";
-    let entry = parse_obf_line(line).unwrap().unwrap();
-    let solution = solve_checked(&exact_solver(1), &entry, 59);
-    assert!(solution.nodes < 10_000_000, "{} nodes", solution.nodes);
-}
