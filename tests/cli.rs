@@ -132,10 +132,16 @@ fn every_subcommand_has_help() {
 }
 
 fn iago_stdin(args: &[&str], input: &str) -> Output {
+    iago_stdin_env(args, &[], input)
+}
+
+/// As [`iago_stdin`], with `env` (name, value) set for the process.
+fn iago_stdin_env(args: &[&str], env: &[(&str, &str)], input: &str) -> Output {
     use std::io::Write;
     use std::process::Stdio;
     let mut child = Command::new(env!("CARGO_BIN_EXE_iago"))
         .args(args)
+        .envs(env.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -321,23 +327,11 @@ fn bench_prints_a_node_signature() {
 /// nodes on one thread); the debug log names every pre-search that runs.
 #[test]
 fn a_wipe_out_in_sight_skips_the_whole_game_pre_search() {
-    use std::io::Write;
-    use std::process::Stdio;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_iago"))
-        .args(["solve", "-", "--threads", "2", "--json"])
-        .env("RUST_LOG", "iago::search::driver=debug")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run iago");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"-----------------------O--OOOOO---OOOOOXOOOOXXXX--XXOOXX--XX-O-X X; H4:+64;\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = iago_stdin_env(
+        &["solve", "-", "--threads", "2", "--json"],
+        &[("RUST_LOG", "iago::search::driver=debug")],
+        "-----------------------O--OOOOO---OOOOOXOOOOXXXX--XXOOXX--XX-O-X X; H4:+64;\n",
+    );
     assert!(out.status.success(), "{}", stderr(&out));
     let row: serde_json::Value =
         serde_json::from_str(stdout(&out).lines().next().unwrap()).unwrap();
