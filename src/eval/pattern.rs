@@ -1,12 +1,12 @@
 //! The pattern evaluation: a sum of table weights over 70 pattern instances (edges with their
-//! X-squares and with their C2/F2-like squares, corner 3×3 and 2×5 blocks, corner triangles, L
-//! shapes, kites and diagonals, edge blocks, rows, columns and diagonals), count tables (mobility, potential mobility and stable discs of each side, discs
-//! of the side to move, parity of the empties and of the quadrants, and who can play in the odd
-//! quadrants), 12 move-pattern instances (which squares of each edge and of the 2×4 blocks at
-//! the corners each side can play), and the mobility and potential-mobility differences and a
-//! constant, with one weight set per game stage (4 empties each) and mobility context (whether
-//! the side to move has more legal moves than its opponent), in stages 3-5 also per number of
-//! empties.
+//! X-squares and with C2 and F2, corner 3×3 and 2×5 blocks, corner triangles, L shapes, kites
+//! and diagonals, edge blocks, rows, columns and diagonals), count tables (mobility, potential
+//! mobility and stable discs of each side, discs of the side to move, parity of the empties and
+//! of the quadrants, and who can play in the odd quadrants), 12 move-pattern instances (which
+//! squares of each edge and of the 2×4 blocks at the corners each side can play), and the
+//! mobility and potential-mobility differences and a constant, with one weight set per game
+//! stage (4 empties each) and mobility context (whether the side to move has more legal moves
+//! than its opponent), in stages 3-5 also per number of empties.
 //! Symmetric instances of a pattern share one table.
 //!
 //! An instance is its base pattern seen through one of the 8 symmetries, so that corresponding

@@ -8,7 +8,7 @@
 //!   contexts change);
 //! - per table: u64 checksum of its compressed stream (FNV-1a over 64-bit little-endian
 //!   words) and u32 compressed length (format 5 summed the inflated stream, ten times as many
-//!   bytes: a third of the loading time with the 70-instance weights);
+//!   bytes: 10-20 ms of the loading time with the 70-instance weights);
 //! - per table: a deflate stream of the table's differences from the table before (wrapping
 //!   i16; table 0 from zeros), zigzag-coded (0, -1, 1, -2, … → 0, 1, 2, 3, …) and split into two
 //!   planes, every weight's high byte first, then every low byte. Training starts each stage
