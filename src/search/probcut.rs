@@ -46,7 +46,8 @@ pub fn parameters(depth: u32, empties: u32) -> (f32, f32, f32) {
 /// (rows 13 and 14 repeat row 12):
 /// 800 positions from 68655 games (seed 1), full-width depths 1-12, pattern evaluation, 397 s
 #[rustfmt::skip]
-// A fitted sigma of 3.14 is data, not an approximation of π.
+// A refit may give a sigma of 3.14 (an earlier table had one): data, not an approximation
+// of π.
 #[allow(clippy::approx_constant)]
 static FITTED: [[(f32, f32, f32); STAGES]; (MAX_FITTED_DEPTH - MIN_DEPTH + 1) as usize] = [
     [(-0.53, 0.993, 4.51), (-0.24, 1.001, 4.20), (-0.24, 0.988, 3.37), (-0.01, 0.979, 2.55), (0.25, 0.864, 2.26)], // depth 3 (shallow 1), pairs per stage: 62/204/220/191/123
