@@ -26,10 +26,10 @@ pub struct Cli {
 #[derive(clap::Args, Debug, Clone)]
 pub struct EngineArgs {
     /// Search threads (default: every core of the machine).
-    #[arg(long, default_value_t = default_threads(), value_name = "N")]
+    #[arg(long, default_value_t = default_threads(), value_name = "N", value_parser = threads_arg)]
     pub threads: usize,
     /// Hash table size in MiB.
-    #[arg(long, default_value_t = 64, value_name = "MB")]
+    #[arg(long, default_value_t = 64, value_name = "MB", value_parser = hash_arg)]
     pub hash: usize,
     /// Search depth when the client sets none (NBoard until `set depth`; GTP without a clock).
     #[arg(long, default_value_t = 12, value_name = "D")]
@@ -37,6 +37,11 @@ pub struct EngineArgs {
     /// Seconds per move when a GTP client gives no clock (instead of --depth).
     #[arg(long, value_name = "SECS")]
     pub time: Option<f64>,
+    /// How GTP vertices name the rows: `top` (a1 top-left, Othello notation, Edax's GTP),
+    /// `bottom` (A1 bottom-left, GoGui and gogui-twogtp), or `auto`: top until the client sends
+    /// a `gogui-` command, as GoGui and gogui-twogtp do at once.
+    #[arg(long, value_enum, default_value_t = crate::protocol::gtp::Rows::Auto)]
+    pub rows: crate::protocol::gtp::Rows,
     /// The evaluation: a weight file made by `iago train`, `hand` for the hand-written one
     /// (default: the trained weights compiled into the binary).
     #[arg(long, value_name = "FILE|hand")]
@@ -60,6 +65,7 @@ impl Default for EngineArgs {
             hash: 64,
             depth: 12,
             time: None,
+            rows: crate::protocol::gtp::Rows::Auto,
             eval: None,
             book: None,
             no_book: false,
@@ -174,7 +180,7 @@ pub enum Command {
         #[arg(long, value_name = "BOARD", allow_hyphen_values = true)]
         position: Option<String>,
         /// Worker threads.
-        #[arg(long, default_value_t = 1, value_name = "N")]
+        #[arg(long, default_value_t = 1, value_name = "N", value_parser = threads_arg)]
         threads: usize,
         /// The rule set.
         #[command(flatten)]
@@ -187,10 +193,10 @@ pub enum Command {
         /// file, the built-in suite FFO #40-#49 is solved.
         file: Option<String>,
         /// Search threads (default: every core of the machine).
-        #[arg(long, default_value_t = default_threads(), value_name = "N")]
+        #[arg(long, default_value_t = default_threads(), value_name = "N", value_parser = threads_arg)]
         threads: usize,
         /// Hash table size in MiB.
-        #[arg(long, default_value_t = 64, value_name = "MB")]
+        #[arg(long, default_value_t = 64, value_name = "MB", value_parser = hash_arg)]
         hash: usize,
         /// Only win/loss/draw (scores print as +2 / 0 / -2 meaning "at least a win", "draw",
         /// "at most a loss").
@@ -199,6 +205,11 @@ pub enum Command {
         /// One JSON object per line instead of the table.
         #[arg(long)]
         json: bool,
+        /// Refuse positions with more empty squares than this (before solving any): an exact
+        /// solve takes about twice as long for each empty more, minutes at 30 empties and
+        /// years from the 40s on.
+        #[arg(long, default_value_t = crate::cli_solve::DEFAULT_MAX_EMPTIES, value_name = "N")]
+        max_empties: u32,
         /// The rule set (without a file, a variant's start position is solved).
         #[command(flatten)]
         rules: RulesArgs,
@@ -217,10 +228,10 @@ pub enum Command {
         #[arg(long, value_name = "SECS")]
         time: Option<f64>,
         /// Search threads (default: every core of the machine).
-        #[arg(long, default_value_t = default_threads(), value_name = "N")]
+        #[arg(long, default_value_t = default_threads(), value_name = "N", value_parser = threads_arg)]
         threads: usize,
         /// Hash table size in MiB.
-        #[arg(long, default_value_t = 64, value_name = "MB")]
+        #[arg(long, default_value_t = 64, value_name = "MB", value_parser = hash_arg)]
         hash: usize,
         /// One JSON object per line instead of the table.
         #[arg(long)]
@@ -244,7 +255,7 @@ pub enum Command {
         #[arg(long, default_value_t = 12, value_name = "D")]
         depth: u32,
         /// Hash table size in MiB.
-        #[arg(long, default_value_t = 64, value_name = "MB")]
+        #[arg(long, default_value_t = 64, value_name = "MB", value_parser = hash_arg)]
         hash: usize,
         /// The evaluation: a weight file made by `iago train`, `hand` for the hand-written one
         /// (default: the trained weights compiled into the binary).
@@ -264,7 +275,7 @@ pub enum Command {
         #[arg(long, default_value_t = 11, value_name = "D")]
         max_depth: u32,
         /// Worker threads (one position per thread).
-        #[arg(long, default_value_t = default_threads(), value_name = "N")]
+        #[arg(long, default_value_t = default_threads(), value_name = "N", value_parser = threads_arg)]
         threads: usize,
         /// Seed of the position sampler.
         #[arg(long, default_value_t = 1, value_name = "S")]
@@ -344,7 +355,7 @@ pub enum Command {
         #[arg(long, value_name = "N")]
         max_games: Option<usize>,
         /// Worker threads.
-        #[arg(long, default_value_t = default_threads(), value_name = "N")]
+        #[arg(long, default_value_t = default_threads(), value_name = "N", value_parser = threads_arg)]
         threads: usize,
         /// Seed of the samples.
         #[arg(long, default_value_t = 1, value_name = "S")]
@@ -418,6 +429,25 @@ fn evaluator(eval: Option<&str>) -> Result<std::sync::Arc<dyn crate::eval::Evalu
         Some(name) => {
             crate::eval::load_evaluator(name).map_err(|e| format!("--eval {name}: {e}").into())
         }
+    }
+}
+
+/// `--threads`: 1 to [`crate::engine::MAX_THREADS`].
+pub(crate) fn threads_arg(text: &str) -> Result<usize, String> {
+    let max = crate::engine::MAX_THREADS;
+    match text.parse::<usize>() {
+        Ok(n) if (1..=max).contains(&n) => Ok(n),
+        _ => Err(format!("expected a number of threads from 1 to {max}")),
+    }
+}
+
+/// `--hash`: 1 to [`crate::search::tt::MAX_MB`] MiB (the machine's memory is checked when the
+/// table is made).
+pub(crate) fn hash_arg(text: &str) -> Result<usize, String> {
+    let max = crate::search::tt::MAX_MB;
+    match text.parse::<usize>() {
+        Ok(n) if (1..=max).contains(&n) => Ok(n),
+        _ => Err(format!("expected a size in MiB from 1 to {max}")),
     }
 }
 
@@ -544,8 +574,19 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             hash,
             wld,
             json,
+            max_empties,
             rules,
-        } => crate::cli_solve::run(file.as_deref(), threads, hash, wld, json, &rules),
+        } => crate::cli_solve::run(
+            file.as_deref(),
+            crate::cli_solve::SolveArgs {
+                threads,
+                hash,
+                wld,
+                json,
+                max_empties,
+            },
+            &rules,
+        ),
     }
 }
 
@@ -564,9 +605,6 @@ fn run_perft(
         }
     };
     let state = game.state();
-    if threads == 0 {
-        return Err("--threads must be at least 1".into());
-    }
     let rule = if pass_free {
         PassRule::Free
     } else {
@@ -709,12 +747,16 @@ pub(crate) fn read_input(file: Option<&str>) -> Result<(String, usize), CliError
             crate::solve::BUILTIN_FIRST_INDEX,
         ),
         Some("-") => {
-            let mut text = String::new();
-            std::io::stdin().read_to_string(&mut text)?;
-            (text, 1)
+            let mut bytes = Vec::new();
+            std::io::stdin().read_to_end(&mut bytes)?;
+            (
+                crate::board::notation::decode_text(bytes, "standard input"),
+                1,
+            )
         }
         Some(path) => (
-            std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?,
+            crate::board::notation::read_text_file(std::path::Path::new(path))
+                .map_err(|e| format!("cannot read {path}: {e}"))?,
             1,
         ),
     })
@@ -764,9 +806,6 @@ fn run_protocol(
     args: EngineArgs,
     protocol: Option<crate::protocol::Protocol>,
 ) -> Result<(), CliError> {
-    if args.threads == 0 {
-        return Err("--threads must be at least 1".into());
-    }
     if let Some(t) = args.time
         && !(t > 0.0 && t.is_finite())
     {
@@ -785,6 +824,7 @@ fn run_protocol(
         crate::protocol::Settings {
             depth: args.depth.clamp(1, 60),
             move_time: args.time,
+            rows: args.rows,
         },
     );
     Ok(())

@@ -2,7 +2,7 @@
 //! search for regression checks).
 
 use std::io::{IsTerminal, Write};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
@@ -70,9 +70,6 @@ pub fn run(
         json,
         selectivity,
     } = options;
-    if threads == 0 {
-        return Err("--threads must be at least 1".into());
-    }
     if let Some(t) = time
         && !(t > 0.0 && t.is_finite())
     {
@@ -80,7 +77,7 @@ pub fn run(
     }
     let limits = match (depth, time) {
         (Some(d), _) => Limits::depth(d),
-        (None, Some(t)) => Limits::move_time(Duration::from_secs_f64(t)),
+        (None, Some(t)) => Limits::move_time(crate::search::time::duration_from_seconds(t)),
         (None, None) => return Err("give --depth D or --time SECS".into()),
     };
     let Some(level) = SELECTIVITY.iter().position(|&(_, p)| p == selectivity) else {

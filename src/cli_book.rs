@@ -8,7 +8,7 @@ use clap::Subcommand;
 use crate::board::{Board, Game, Position, Rules, parse_position};
 use crate::book::build::{DeepenOptions, EvalOptions};
 use crate::book::{Book, EXACT_LEVEL, build};
-use crate::cli::{CliError, check_output_dir, default_threads, read_archives};
+use crate::cli::{CliError, check_output_dir, default_threads, read_archives, threads_arg};
 
 /// The `book` subcommands.
 #[derive(Subcommand, Debug)]
@@ -38,7 +38,7 @@ pub enum BookCommand {
         #[arg(long, value_name = "N")]
         max_games: Option<usize>,
         /// Worker threads.
-        #[arg(long, default_value_t = default_threads(), value_name = "N")]
+        #[arg(long, default_value_t = default_threads(), value_name = "N", value_parser = threads_arg)]
         threads: usize,
     },
     /// Extend the best lines and every line within DEVIATION discs of them (as Edax's `book
@@ -62,7 +62,7 @@ pub enum BookCommand {
         #[arg(long, default_value_t = 10, value_name = "D")]
         depth: u32,
         /// Worker threads.
-        #[arg(long, default_value_t = default_threads(), value_name = "N")]
+        #[arg(long, default_value_t = default_threads(), value_name = "N", value_parser = threads_arg)]
         threads: usize,
     },
     /// Add a played game (a transcript from the start) to the book.
@@ -177,7 +177,7 @@ pub fn run(command: BookCommand) -> Result<(), CliError> {
             let from_games = book.len();
             let mut line_count = 0;
             for file in &lines {
-                let text = std::fs::read_to_string(file)
+                let text = crate::board::notation::read_text_file(std::path::Path::new(file))
                     .map_err(|e| format!("cannot read {file}: {e}"))?;
                 for (i, line) in text.lines().enumerate() {
                     let line = line.trim();
@@ -264,7 +264,8 @@ pub fn run(command: BookCommand) -> Result<(), CliError> {
                 crate::engine::LEARN_PLIES,
                 &mut engine,
                 depth,
-            );
+            )
+            .ok_or("the searches were stopped")?;
             eprintln!("{added} positions added");
             save(&book, out.as_deref().unwrap_or(&file))
         }
@@ -290,6 +291,9 @@ pub fn run(command: BookCommand) -> Result<(), CliError> {
                 book.import_text(&String::from_utf8_lossy(&bytes))
             }
             .map_err(|e| format!("{input}: {e}"))?;
+            if n == 0 {
+                return Err(format!("{input}: no book positions in it").into());
+            }
             book.negamax();
             eprintln!("{input}: {n} positions read");
             save(&book, &out)

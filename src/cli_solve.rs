@@ -29,21 +29,33 @@ struct JsonRow<'a> {
     mode: &'a str,
 }
 
+/// The most empty squares `iago solve` takes without `--max-empties` (FFO #79 has 36).
+pub const DEFAULT_MAX_EMPTIES: u32 = 36;
+
+/// The options of `iago solve`.
+#[derive(Clone, Copy, Debug)]
+pub struct SolveArgs {
+    /// Search threads.
+    pub threads: usize,
+    /// Hash table, MiB.
+    pub hash: usize,
+    /// Win/loss/draw only.
+    pub wld: bool,
+    /// JSON lines instead of the table.
+    pub json: bool,
+    /// Positions with more empties are refused.
+    pub max_empties: u32,
+}
+
 /// Solves a file, stdin (`-`) or the built-in suite.
-pub fn run(
-    file: Option<&str>,
-    threads: usize,
-    hash: usize,
-    wld: bool,
-    json: bool,
-    rules_args: &RulesArgs,
-) -> Result<(), CliError> {
-    if threads == 0 {
-        return Err("--threads must be at least 1".into());
-    }
-    if hash == 0 {
-        return Err("--hash must be at least 1 (MiB)".into());
-    }
+pub fn run(file: Option<&str>, args: SolveArgs, rules_args: &RulesArgs) -> Result<(), CliError> {
+    let SolveArgs {
+        threads,
+        hash,
+        wld,
+        json,
+        max_empties,
+    } = args;
     let rules = rules_args.rules()?;
     let (text, first_index) = problem_text(file, rules_args, &rules)?;
     let mode = if wld {
@@ -57,6 +69,20 @@ pub fn run(
         mode,
     })?;
     let problems = read_problems(&text, rules);
+    // Refuse a position beyond the limit before any work (a transcript pasted as a position
+    // would start a solve that never ends).
+    for problem in &problems {
+        if let Ok((problem, rules, state)) = problem_state(problem, rules_args) {
+            let empties = rules.empty_count(&state.board());
+            if empties > max_empties {
+                return Err(format!(
+                    "line {}: {empties} empty squares, more than --max-empties {max_empties}; an exact solve that deep does not end in practice (raise --max-empties to try)",
+                    problem.line
+                )
+                .into());
+            }
+        }
+    }
     let mut failures = 0usize;
     let mut bad_lines = 0usize;
     let mut checked = 0usize;

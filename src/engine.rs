@@ -4,14 +4,13 @@
 
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, RwLock};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use crate::board::movegen::flips;
 use crate::board::rules::UnsupportedRules;
-use crate::board::{Board, Game, IllegalMoveError, Move, Rules, Square, State};
+use crate::board::{Board, Color, Game, IllegalMoveError, Move, Rules, State};
 use crate::book::{Book, BookChoice};
 use crate::eval::{Evaluator, default_evaluator};
-use crate::search::driver::{Think, think};
+use crate::search::driver::{MAX_DEPTH, Think};
 use crate::search::tt::TranspositionTable;
 use crate::search::{Bound, Limits, SearchResult, Source};
 
@@ -43,26 +42,40 @@ impl Default for EngineOptions {
 /// Plies of a game that `learn` adds to the book.
 pub const LEARN_PLIES: usize = 40;
 
-/// Stops the running search from another thread.
+/// Stops the searches of one stop generation from another thread (see
+/// [`Engine::stop_handle`]).
+///
+/// Each generation has a flag of its own that only its handles set and that nothing clears:
+/// a stop can neither be lost to a search that starts after it (the search runs in the
+/// generation, and sees the flag however late it begins) nor leak into a later generation.
 #[derive(Clone, Debug)]
 pub struct StopHandle(Arc<AtomicBool>);
 
 impl StopHandle {
-    /// Asks the running search to stop; it returns its best result so far within milliseconds.
-    /// The request holds until the engine's next public search call begins.
+    /// Stops the generation's searches: the running one returns its best result so far within
+    /// milliseconds, and every later search of the generation returns at once.
     pub fn stop(&self) {
         self.0.store(true, Relaxed);
     }
 
-    /// Whether a stop was requested and not yet cleared.
+    /// Whether the generation was stopped.
     pub fn is_stopped(&self) -> bool {
         self.0.load(Relaxed)
     }
 }
 
+/// The most search threads an engine runs.
+pub const MAX_THREADS: usize = 1024;
+
 /// Why the engine could not be built.
 #[derive(Debug, thiserror::Error)]
 pub enum EngineError {
+    /// Zero threads, or more than [`MAX_THREADS`].
+    #[error("{0} search threads is out of range (1 to {MAX_THREADS})")]
+    ThreadCount(usize),
+    /// The hash table cannot be had.
+    #[error(transparent)]
+    Table(#[from] crate::search::tt::TableError),
     /// The thread pool could not start.
     #[error("cannot start {threads} search threads: {source}")]
     Threads {
@@ -84,8 +97,11 @@ pub struct Engine {
     stop: Arc<AtomicBool>,
 }
 
-fn build_pool(threads: usize) -> Result<rayon::ThreadPool, EngineError> {
-    let threads = threads.max(1);
+/// The search threads (1 to [`MAX_THREADS`]).
+pub(crate) fn build_pool(threads: usize) -> Result<rayon::ThreadPool, EngineError> {
+    if !(1..=MAX_THREADS).contains(&threads) {
+        return Err(EngineError::ThreadCount(threads));
+    }
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .thread_name(|i| format!("iago-search-{i}"))
@@ -99,8 +115,8 @@ impl Engine {
         Ok(Engine {
             options,
             game: Game::new(Rules::OTHELLO),
-            tt: TranspositionTable::new(options.hash_mb),
             pool: build_pool(options.threads)?,
+            tt: TranspositionTable::try_new(options.hash_mb)?,
             evaluator: default_evaluator(),
             book: None,
             stop: Arc::new(AtomicBool::new(false)),
@@ -112,19 +128,20 @@ impl Engine {
         self.options
     }
 
-    /// Changes the number of search threads.
+    /// Changes the number of search threads (1 to [`MAX_THREADS`]); an error changes nothing.
     pub fn set_threads(&mut self, threads: usize) -> Result<(), EngineError> {
-        if threads.max(1) != self.options.threads {
+        if threads != self.options.threads {
             self.pool = build_pool(threads)?;
-            self.options.threads = threads.max(1);
+            self.options.threads = threads;
         }
         Ok(())
     }
 
-    /// Replaces the hash table by an empty one of `hash_mb` MiB.
-    pub fn set_hash_mb(&mut self, hash_mb: usize) {
-        self.tt = TranspositionTable::new(hash_mb);
+    /// Replaces the hash table by an empty one of `hash_mb` MiB; an error changes nothing.
+    pub fn set_hash_mb(&mut self, hash_mb: usize) -> Result<(), EngineError> {
+        self.tt = TranspositionTable::try_new(hash_mb)?;
         self.options.hash_mb = hash_mb;
+        Ok(())
     }
 
     /// Sets the draw value (discs, Black's view).
@@ -158,9 +175,20 @@ impl Engine {
         self.tt.clear();
     }
 
-    /// A handle that stops the running search from another thread.
-    pub fn stop_handle(&self) -> StopHandle {
+    /// Begins a new stop generation and returns its handle: the searches from now until the
+    /// next call run in this generation, and [`StopHandle::stop`] ends them, also when it comes
+    /// before they begin. Handles of earlier generations no longer affect the engine.
+    ///
+    /// A caller that runs a job (one `go`, one `hint`, one `learn`) on another thread takes a
+    /// handle before it hands the engine over, so that a stop sent at once is not lost.
+    pub fn stop_handle(&mut self) -> StopHandle {
+        self.stop = Arc::new(AtomicBool::new(false));
         StopHandle(Arc::clone(&self.stop))
+    }
+
+    /// Whether the current stop generation was stopped.
+    pub fn is_stopped(&self) -> bool {
+        self.stop.load(Relaxed)
     }
 
     /// The game.
@@ -211,23 +239,20 @@ impl Engine {
     }
 
     /// Evaluates every position of the game from the last back to the start (retrograde
-    /// analysis): `report(moves made, score for the side to move)` for each, finished games
-    /// exactly. Stops early when the stop handle is used.
-    pub fn analyze_game(&mut self, limits: &Limits, report: &mut dyn FnMut(usize, i32)) {
-        self.stop.store(false, Relaxed);
+    /// analysis): `report(moves made, colour to move, score for the side to move)` for each,
+    /// finished games exactly. Ends early, reporting nothing more, when the generation is
+    /// stopped.
+    pub fn analyze_game(&mut self, limits: &Limits, report: &mut dyn FnMut(usize, Color, i32)) {
         let rules = self.game.rules();
         let states: Vec<State> = self.game.states().collect();
         for (moves_made, state) in states.iter().enumerate().rev() {
-            let score = if rules.is_over(state) {
-                rules.final_score(&state.board())
-            } else {
-                self.search_state(state, limits, u64::MAX, false, &mut |_| {})
-                    .score
-            };
-            if self.stop.load(Relaxed) {
+            let score = self
+                .search_in(rules, state, limits, Request::search(), &mut |_| {})
+                .score;
+            if self.is_stopped() {
                 return;
             }
-            report(moves_made, score);
+            report(moves_made, state.to_move(), score);
         }
     }
 
@@ -246,16 +271,17 @@ impl Engine {
         }
     }
 
-    /// Chooses a move for the current position. Book and forced moves return at once; a
-    /// finished game returns `Move::Pass` with the final score.
+    /// Chooses a move for the current position. A book move returns at once; a forced move
+    /// or pass is valued by a short search of the position it leads to (a tenth of the time
+    /// the move would have had, at the same depth); a finished game returns `Move::Pass` with
+    /// the final score.
     pub fn go(
         &mut self,
         limits: &Limits,
         observer: &mut (dyn FnMut(&SearchResult) + Send),
     ) -> SearchResult {
-        self.stop.store(false, Relaxed);
-        let state = self.game.state();
-        self.search_state(&state, limits, u64::MAX, true, observer)
+        let (rules, state) = (self.game.rules(), self.game.state());
+        self.search_in(rules, &state, limits, Request::play(), observer)
     }
 
     /// Searches a position under the game's rules without touching the game (e.g. the position
@@ -266,25 +292,30 @@ impl Engine {
         limits: &Limits,
         observer: &mut (dyn FnMut(&SearchResult) + Send),
     ) -> SearchResult {
-        self.stop.store(false, Relaxed);
-        self.search_state(state, limits, u64::MAX, false, observer)
+        let rules = self.game.rules();
+        self.search_in(rules, state, limits, Request::search(), observer)
     }
 
-    /// Searches any position without touching the game (what `iago analyze` does).
+    /// Searches any standard position without touching the game (what `iago analyze` does).
     pub fn analyze(
         &mut self,
         board: &Board,
         limits: &Limits,
         observer: &mut (dyn FnMut(&SearchResult) + Send),
     ) -> SearchResult {
-        self.stop.store(false, Relaxed);
-        self.search(board, limits, u64::MAX, false, observer)
+        let state = standard_state(board);
+        self.search_in(Rules::OTHELLO, &state, limits, Request::search(), observer)
     }
 
-    /// Searches `board` over the moves in `allowed` only (a square mask), without the book.
+    /// Searches a standard `board` over the moves in `allowed` only (a square mask), without
+    /// the book.
     pub fn analyze_moves(&mut self, board: &Board, limits: &Limits, allowed: u64) -> SearchResult {
-        self.stop.store(false, Relaxed);
-        self.search(board, limits, allowed, false, &mut |_| {})
+        let request = Request {
+            allowed,
+            ..Request::search()
+        };
+        let state = standard_state(board);
+        self.search_in(Rules::OTHELLO, &state, limits, request, &mut |_| {})
     }
 
     /// The book's moves for the current position, best first (empty without a book or when
@@ -306,16 +337,14 @@ impl Engine {
     }
 
     /// Adds the current game to the book (its first 40 plies; new positions searched at
-    /// `depth`) and saves the book when it came from a file. Returns the positions added.
-    pub fn learn(&mut self, depth: u32) -> Result<usize, String> {
+    /// `depth`) and saves the book when it came from a file. Returns the positions added. A
+    /// stop leaves the book as it was.
+    pub fn learn(&mut self, depth: u32) -> Result<usize, LearnError> {
         let Some(book) = self.book.clone() else {
-            return Err("no book loaded".into());
+            return Err(LearnError::NoBook);
         };
         if !self.game.rules().is_standard() {
-            return Err(format!(
-                "the book is for standard Othello, not {}",
-                self.game.rules()
-            ));
+            return Err(LearnError::Rules(self.game.rules()));
         }
         let game = self.game.clone();
         let mut learned = book.read().expect("book lock").clone();
@@ -326,25 +355,29 @@ impl Engine {
             LEARN_PLIES,
             self,
             depth,
-        );
+        )
+        .ok_or(LearnError::Stopped)?;
         let path = learned.path();
         *book.write().expect("book lock") = learned;
         if let Some(path) = path {
             let book = book.read().expect("book lock");
             book.save(&path)
-                .map_err(|e| format!("cannot save the book to {}: {e}", path.display()))?;
+                .map_err(|source| LearnError::Save { path, source })?;
         }
         Ok(added)
     }
 
-    /// The `n` best moves of the current position, best first, each with its own search: the
-    /// k-th search is over the root moves not yet chosen. `observer` gets `(rank, iteration)`
-    /// for every completed iteration (or the fallback result when none completed).
+    /// The `n` best moves of the current position, best first (multi-PV): depth by depth, the
+    /// k-th search of a depth is over the root moves its k - 1 better ones left, so every score
+    /// is the exact minimax value of its move at that depth. `observer` gets the `n` results
+    /// of each completed depth together (a GUI that keeps the hints of one depth shows them
+    /// all). Returns the last completed depth's results; when stopped before one completed,
+    /// the moves found so far (at least one). A must-pass position gives its pass, searched.
     pub fn hint(
         &mut self,
         n: usize,
         limits: &Limits,
-        observer: &mut (dyn FnMut(usize, &SearchResult) + Send),
+        observer: &mut (dyn FnMut(&[SearchResult]) + Send),
     ) -> Vec<SearchResult> {
         self.hint_excluding(n, limits, 0, observer)
     }
@@ -356,119 +389,114 @@ impl Engine {
         n: usize,
         limits: &Limits,
         excluded: u64,
-        observer: &mut (dyn FnMut(usize, &SearchResult) + Send),
+        observer: &mut (dyn FnMut(&[SearchResult]) + Send),
     ) -> Vec<SearchResult> {
-        self.stop.store(false, Relaxed);
-        let state = self.game.state();
-        let legal = self.game.legal_moves();
-        let mut allowed = legal & !excluded;
-        let mut results = Vec::new();
+        let (rules, state) = (self.game.rules(), self.game.state());
+        let legal = rules.moves(&state);
         if legal == 0 {
-            let result = self.search_state(&state, limits, u64::MAX, false, &mut |_| {});
-            observer(0, &result);
+            let result = self.search_in(rules, &state, limits, Request::search(), &mut |_| {});
+            observer(std::slice::from_ref(&result));
             return vec![result];
         }
-        while results.len() < n && allowed != 0 {
-            let rank = results.len();
-            let mut reported = false;
-            let result = self.search_state(&state, limits, allowed, false, &mut |r| {
-                reported = true;
-                observer(rank, r)
-            });
-            if let Some(sq) = result.best_move.square() {
-                allowed &= !(1u64 << sq.index());
+        let candidates = legal & !excluded;
+        let n = n.min(candidates.count_ones() as usize);
+        let start = Instant::now();
+        let plan = limits.plan(start, rules.empty_count(&state.board()));
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let mut best: Vec<SearchResult> = Vec::new();
+        for depth in 1..=max_depth {
+            // One iteration per move, under what is left of the whole hint's time.
+            let step = Limits {
+                depth: Some(depth),
+                move_time: plan.remaining(Instant::now()),
+                clock: None,
+            };
+            let mut row: Vec<SearchResult> = Vec::with_capacity(n);
+            let mut allowed = candidates;
+            while row.len() < n {
+                let request = Request {
+                    allowed,
+                    first_depth: depth,
+                    ..Request::search()
+                };
+                let result = self.search_in(rules, &state, &step, request, &mut |_| {});
+                let complete = result.bound != Bound::Estimate || result.depth == depth;
+                if !complete {
+                    // Stopped inside the iteration: the row is incomplete.
+                    if best.is_empty() {
+                        row.push(result);
+                        best = row;
+                    }
+                    return best;
+                }
+                if let Some(sq) = result.best_move.square() {
+                    allowed &= !(1u64 << sq.index());
+                }
+                row.push(result);
             }
-            let stopped = self.stop.load(Relaxed);
-            if !reported {
-                // Stopped before a first iteration completed: report the fallback move.
-                observer(rank, &result);
-            }
-            results.push(result);
-            if stopped {
+            observer(&row);
+            let solved = row.iter().all(|r| r.bound == Bound::Exact);
+            best = row;
+            if solved || self.is_stopped() || plan.past_soft(Instant::now()) {
                 break;
             }
         }
-        results
+        best
     }
 
-    /// [`Engine::search`] under the game's rules: the variant search when they are not standard.
-    fn search_state(
+    /// Searches `state` under `rules`: a finished game is scored, a pass or a forced move is
+    /// valued by a search of the position it leads to, a book move is played at once, and
+    /// anything else is searched by the driver of the rules (the 8x8 search or the variant
+    /// search).
+    fn search_in(
         &mut self,
+        rules: Rules,
         state: &State,
         limits: &Limits,
-        allowed: u64,
-        use_book: bool,
+        request: Request,
         observer: &mut (dyn FnMut(&SearchResult) + Send),
     ) -> SearchResult {
-        let rules = self.game.rules();
-        if rules.is_standard() {
-            return self.search(&state.board(), limits, allowed, use_book, observer);
-        }
         let start = Instant::now();
-        let legal = rules.moves(state) & allowed;
-        let quick = |mv, score, bound| {
-            SearchResult::immediate(mv, score, bound, Source::Forced, start.elapsed())
-        };
+        let board = state.board();
         if rules.is_over(state) {
-            return quick(Move::Pass, rules.final_score(&state.board()), Bound::Exact);
-        }
-        if legal == 0 {
-            let score = -crate::search::variant::evaluate(&rules, &state.pass());
-            return quick(Move::Pass, score, Bound::Estimate);
-        }
-        if use_book && legal.count_ones() == 1 {
-            let sq = Square::from_index_unchecked(legal.trailing_zeros() as u8);
-            let child = rules.play_unchecked(state, sq.index() as usize);
-            let score = -crate::search::variant::evaluate(&rules, &child);
-            return quick(Move::Play(sq), score, Bound::Estimate);
-        }
-        self.tt.new_search();
-        let plan = limits.plan(start, rules.empty_count(&state.board()));
-        let (tt, stop) = (&self.tt, &*self.stop);
-        self.pool.install(|| {
-            crate::search::variant::think(
-                tt,
-                stop,
-                crate::search::variant::VariantThink {
-                    rules,
-                    state: *state,
-                    max_depth: limits.depth,
-                    plan,
-                    allowed: legal,
-                    observer,
-                },
-            )
-        })
-    }
-
-    fn search(
-        &mut self,
-        board: &Board,
-        limits: &Limits,
-        allowed: u64,
-        use_book: bool,
-        observer: &mut (dyn FnMut(&SearchResult) + Send),
-    ) -> SearchResult {
-        let start = Instant::now();
-        let legal = board.legal_moves().0 & allowed;
-        let quick = |mv, score, bound, source| {
-            SearchResult::immediate(mv, score, bound, source, start.elapsed())
-        };
-        if board.is_game_over() {
-            return quick(
+            let score = rules.final_score(&board);
+            return SearchResult::immediate(
                 Move::Pass,
-                board.final_score(),
+                score,
                 Bound::Exact,
                 Source::Forced,
+                start.elapsed(),
             );
         }
-        if legal == 0 {
-            let score = -self.evaluator.evaluate(&board.pass());
-            return quick(Move::Pass, score, Bound::Estimate, Source::Forced);
+        let moves = rules.moves(state);
+        if moves == 0 {
+            // The pass costs no thought; its value is the other side's search, negated.
+            let limits = forced_limits(limits, start, rules.empty_count(&board));
+            let request = Request {
+                use_book: false,
+                allowed: u64::MAX,
+                ..request
+            };
+            let reply = self.search_in(rules, &state.pass(), &limits, request, &mut |_| {});
+            let mut pv = vec![Move::Pass];
+            pv.extend_from_slice(&reply.pv);
+            return SearchResult {
+                best_move: Move::Pass,
+                score: -reply.score,
+                pv,
+                source: Source::Forced,
+                time: start.elapsed(),
+                ..reply
+            };
         }
-        if use_book
+        let legal = match moves & request.allowed {
+            0 => moves,
+            some => some,
+        };
+        if request.use_book
+            && rules.is_standard()
             && let Some(book) = &self.book
-            && let Some(hit) = book.read().expect("book lock").choose(board)
+            && let Some(hit) = book.read().expect("book lock").choose(&board)
             && board.is_legal(hit.mv)
         {
             let bound = if hit.level == crate::book::EXACT_LEVEL {
@@ -476,39 +504,149 @@ impl Engine {
             } else {
                 Bound::Estimate
             };
-            return quick(hit.mv, hit.value, bound, Source::Book);
-        }
-        if use_book && legal.count_ones() == 1 {
-            let sq = legal.trailing_zeros() as usize;
-            let child = board.play_unchecked(sq, flips(board.player, board.opponent, sq));
-            let score = -self.evaluator.evaluate(&child);
-            return quick(
-                Move::Play(Square::from_index_unchecked(sq as u8)),
-                score,
-                Bound::Estimate,
-                Source::Forced,
+            return SearchResult::immediate(
+                hit.mv,
+                hit.value,
+                bound,
+                Source::Book,
+                start.elapsed(),
             );
         }
+        if request.use_book && legal.count_ones() == 1 {
+            // A forced move: searched only for its value.
+            let limits = forced_limits(limits, start, rules.empty_count(&board));
+            let mut result =
+                self.think(rules, state, &limits, legal, request.first_depth, observer);
+            result.source = Source::Forced;
+            result.time = start.elapsed();
+            return result;
+        }
+        self.think(rules, state, limits, legal, request.first_depth, observer)
+    }
+
+    /// Iterative deepening over the moves in `allowed` (at least one, all legal), from
+    /// `first_depth`: the 8x8 driver for standard Othello, the variant driver otherwise.
+    fn think(
+        &mut self,
+        rules: Rules,
+        state: &State,
+        limits: &Limits,
+        allowed: u64,
+        first_depth: u32,
+        observer: &mut (dyn FnMut(&SearchResult) + Send),
+    ) -> SearchResult {
+        let start = Instant::now();
         self.tt.new_search();
-        let plan = limits.plan(start, board.empty_count());
+        let plan = limits.plan(start, rules.empty_count(&state.board()));
         let (tt, evaluator, stop) = (&self.tt, &*self.evaluator, &*self.stop);
         let selectivity = self.options.selectivity;
         self.pool.install(|| {
-            think(
-                tt,
-                evaluator,
-                stop,
-                Think {
-                    board: *board,
-                    max_depth: limits.depth,
-                    plan,
-                    allowed: legal,
-                    selectivity,
-                    observer,
-                },
-            )
+            if rules.is_standard() {
+                crate::search::driver::think(
+                    tt,
+                    evaluator,
+                    stop,
+                    Think {
+                        board: state.board(),
+                        max_depth: limits.depth,
+                        first_depth,
+                        plan,
+                        allowed,
+                        selectivity,
+                        observer,
+                    },
+                )
+            } else {
+                crate::search::variant::think(
+                    tt,
+                    stop,
+                    crate::search::variant::VariantThink {
+                        rules,
+                        state: *state,
+                        max_depth: limits.depth,
+                        first_depth,
+                        plan,
+                        allowed,
+                        observer,
+                    },
+                )
+            }
         })
     }
+}
+
+/// How [`Engine::search_in`] runs one search.
+#[derive(Clone, Copy, Debug)]
+struct Request {
+    /// Root moves to consider (a square mask; all legal moves when none of them is legal).
+    allowed: u64,
+    /// Whether the book answers and a forced move is only valued (playing a move), or every
+    /// move is searched (analysis).
+    use_book: bool,
+    /// The first iteration's depth.
+    first_depth: u32,
+}
+
+impl Request {
+    /// Choosing a move to play.
+    fn play() -> Request {
+        Request {
+            allowed: u64::MAX,
+            use_book: true,
+            first_depth: 1,
+        }
+    }
+
+    /// Analysing a position: every move searched, no book.
+    fn search() -> Request {
+        Request {
+            use_book: false,
+            ..Request::play()
+        }
+    }
+}
+
+/// The limits that value a forced move or a pass: the same depth, and a tenth of the time the
+/// move would have had.
+fn forced_limits(limits: &Limits, start: Instant, empties: u32) -> Limits {
+    Limits {
+        depth: limits.depth,
+        move_time: limits.plan(start, empties).remaining(start).map(|t| t / 10),
+        clock: None,
+    }
+}
+
+/// A standard 8x8 board as a state (the colour to move does not matter to the search).
+fn standard_state(board: &Board) -> State {
+    State {
+        position: crate::board::Position {
+            board: *board,
+            to_move: Color::Black,
+        },
+        left: [crate::board::rules::UNLIMITED; 2],
+    }
+}
+
+/// Why [`Engine::learn`] added nothing.
+#[derive(Debug, thiserror::Error)]
+pub enum LearnError {
+    /// No book is loaded.
+    #[error("no book loaded")]
+    NoBook,
+    /// The game is not standard Othello.
+    #[error("the book is for standard Othello, not {0}")]
+    Rules(Rules),
+    /// The search was stopped; the book is unchanged.
+    #[error("stopped; the book is unchanged")]
+    Stopped,
+    /// The book could not be saved.
+    #[error("cannot save the book to {}: {source}", path.display())]
+    Save {
+        /// The book's file.
+        path: std::path::PathBuf,
+        /// The cause.
+        source: crate::book::file::BookError,
+    },
 }
 
 impl std::fmt::Debug for Engine {
@@ -524,5 +662,5 @@ impl std::fmt::Debug for Engine {
 
 /// A per-move time limit, for callers that think in seconds.
 pub fn seconds(secs: f64) -> Limits {
-    Limits::move_time(Duration::from_secs_f64(secs.max(0.0)))
+    Limits::move_time(crate::search::time::duration_from_seconds(secs))
 }

@@ -66,8 +66,39 @@ fn perft_rejects_a_bad_position() {
 #[test]
 fn perft_rejects_zero_threads() {
     let out = iago(&["perft", "3", "--threads", "0"]);
-    assert!(!out.status.success());
-    assert!(stderr(&out).contains("--threads must be at least 1"));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("expected a number of threads from 1 to 1024"));
+}
+
+/// Thread counts and table sizes out of range are one-line errors (exit 2) before any work:
+/// 100,000 threads never finished starting, a table bigger than the address space wrapped
+/// round to one bucket, one bigger than the memory aborted the process.
+#[test]
+fn absurd_threads_and_hash_sizes_are_refused() {
+    let cases: [(&[&str], &str); 5] = [
+        (&["nboard", "--threads", "100000"], "from 1 to 1024"),
+        (
+            &["gtp", "--hash", "17592186044416"],
+            "a size in MiB from 1 to",
+        ),
+        (&["solve", "--hash", "0"], "a size in MiB from 1 to"),
+        // 4 TiB: within the range, beyond this machine's memory.
+        (
+            &["gtp", "--hash", "4194304"],
+            "more than this machine's memory",
+        ),
+        (
+            &["analyze", "--depth", "1", "--threads", "0"],
+            "from 1 to 1024",
+        ),
+    ];
+    for (args, message) in cases {
+        let out = iago(args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(message), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
 }
 
 #[test]

@@ -93,34 +93,54 @@ fn must_pass_games() -> Vec<Game> {
     found
 }
 
+/// A forced pass needs no choice, but its value is the other side's search, negated (NBoard
+/// stores and plots it), and `hint` gives the same pass.
 #[test]
-fn a_forced_pass_is_answered_at_once() {
-    let mut engine = engine(2);
+fn a_forced_pass_is_valued_by_a_search_of_the_other_side() {
+    let mut engine = engine(1);
     for game in must_pass_games() {
-        engine.set_game(game);
-        let result = engine.go(&Limits::depth(10), &mut |_| {});
+        let passed = game.state().pass();
+        engine.set_game(game.clone());
+        engine.clear_hash();
+        let result = engine.go(&Limits::depth(6), &mut |_| {});
         assert_eq!(result.best_move, Move::Pass);
         assert_eq!(result.source, Source::Forced);
-        let hints = engine.hint(4, &Limits::depth(6), &mut |_, _| {});
+        assert_eq!(result.pv.first(), Some(&Move::Pass));
+        let mut fresh = engine_one_thread_with(game);
+        let reply = fresh.analyze_state(&passed, &Limits::depth(6), &mut |_| {});
+        assert_eq!(result.score, -reply.score, "{result:?} against {reply:?}");
+        assert!(result.nodes > 0);
+        let hints = engine.hint(4, &Limits::depth(6), &mut |_| {});
         assert_eq!(hints.len(), 1);
         assert_eq!(hints[0].best_move, Move::Pass);
     }
 }
 
-#[test]
-fn a_single_legal_move_costs_no_search() {
+fn engine_one_thread_with(game: Game) -> Engine {
     let mut engine = engine(1);
-    // After f5 d6 c3 d3 c4: find a position with exactly one legal move by random play.
+    engine.set_game(game);
+    engine
+}
+
+/// A single legal move is played without a choice, and valued by the search of that move (the
+/// value NBoard records), the same as a search restricted to it.
+#[test]
+fn a_single_legal_move_is_valued_by_its_search() {
     let game = random_games(400, 99)
         .into_iter()
         .find(|g| g.position().board.legal_moves().count() == 1)
         .expect("some position with one move");
-    let only = game.position().board.legal_moves().first().unwrap();
-    engine.set_game(game);
-    let result = engine.go(&Limits::depth(20), &mut |_| {});
+    let board = game.position().board;
+    let only = board.legal_moves().first().unwrap();
+    let mut engine = engine_one_thread_with(game.clone());
+    let result = engine.go(&Limits::depth(8), &mut |_| {});
     assert_eq!(result.best_move, Move::Play(only));
     assert_eq!(result.source, Source::Forced);
-    assert_eq!(result.nodes, 0);
+    assert!(result.nodes > 0);
+    let mut fresh = engine_one_thread_with(game);
+    let searched = fresh.analyze_moves(&board, &Limits::depth(8), 1 << only.index());
+    assert_eq!(result.score, searched.score);
+    assert_eq!(result.depth, searched.depth);
 }
 
 #[test]
@@ -167,7 +187,15 @@ fn small_endgames_are_solved_exactly() {
 #[test]
 fn hint_ranks_distinct_moves_with_their_own_searches() {
     let mut engine = engine(2);
-    let results = engine.hint(4, &Limits::depth(5), &mut |_, _| {});
+    let mut rows = Vec::new();
+    let results = engine.hint(4, &Limits::depth(5), &mut |row| rows.push(row.to_vec()));
+    // Depth by depth, every row holds the four moves at one depth.
+    assert_eq!(rows.len(), 5);
+    for (d, row) in rows.iter().enumerate() {
+        assert_eq!(row.len(), 4);
+        assert!(row.iter().all(|r| r.depth == d as u32 + 1), "{row:?}");
+    }
+    assert_eq!(rows.last(), Some(&results));
     assert_eq!(results.len(), 4);
     let moves: std::collections::HashSet<_> = results.iter().map(|r| r.best_move).collect();
     assert_eq!(moves.len(), 4, "the four opening moves");
@@ -220,14 +248,35 @@ fn move_time_is_respected() {
     );
 }
 
-/// A stop requested while no search runs (e.g. by an NBoard `ping` after a finished `go`)
-/// does not cut the next `go` short.
+/// A stop belongs to its generation: one that comes before the search begins still stops it
+/// (a `ping` queued right behind `go`), and one of an earlier generation (a `ping` after a
+/// finished `go`) does not cut the next search short.
 #[test]
-fn a_stale_stop_request_does_not_cut_the_next_go_short() {
+fn a_stop_belongs_to_its_generation() {
     let mut engine = engine(1);
     engine.set_book(None);
-    engine.stop_handle().stop();
+    let early = engine.stop_handle();
+    early.stop();
+    let start = Instant::now();
+    let result = engine.go(&Limits::default(), &mut |_| {});
+    assert!(start.elapsed() < Duration::from_secs(2), "{result:?}");
+    assert!(Position::start().board.is_legal(result.best_move));
+    // The generation stays stopped: a second search in it returns at once too.
+    let again = engine.go(&Limits::default(), &mut |_| {});
+    assert!(again.depth <= 1, "{again:?}");
+    // A new generation is not reached by the old stop.
+    let _fresh = engine.stop_handle();
+    early.stop();
     let result = engine.go(&Limits::depth(6), &mut |_| {});
     assert_eq!(result.depth, 6, "{result:?}");
     assert!(result.nodes > 100, "{result:?}");
+}
+
+/// Without any stop handle, searches are never stopped.
+#[test]
+fn searches_run_without_a_stop_handle() {
+    let mut engine = engine(1);
+    engine.set_book(None);
+    let result = engine.go(&Limits::depth(6), &mut |_| {});
+    assert_eq!(result.depth, 6, "{result:?}");
 }

@@ -11,35 +11,21 @@ use iago::board::{Bitboard, Color, Game, Move, Position, Rules};
 
 const LONG: Duration = Duration::from_secs(60);
 
-/// One GTP exchange: sends `command`, returns `(success, id, text)` of the reply.
 fn ask(engine: &mut Engine, command: &str) -> (bool, String, String) {
-    engine.send(command);
-    let lines = engine.until(LONG, |l| l.is_empty());
-    let first = &lines[0];
-    let success = match first.chars().next() {
-        Some('=') => true,
-        Some('?') => false,
-        _ => panic!("not a GTP reply: {lines:?}"),
-    };
-    let head = &first[1..];
-    let id: String = head.chars().take_while(|c| c.is_ascii_digit()).collect();
-    let mut text = head[id.len()..].trim().to_string();
-    for more in &lines[1..lines.len() - 1] {
-        text.push('\n');
-        text.push_str(more);
-    }
-    (success, id, text)
+    engine.ask(command)
 }
 
 fn ok(engine: &mut Engine, command: &str) -> String {
-    let (success, _, text) = ask(engine, command);
-    assert!(success, "{command}: ? {text}");
-    text
+    engine.ok(command)
 }
 
+/// A client in Othello notation (a1 top-left). These tests read the state back through the
+/// `gogui-rules_` queries, which would switch the naming to GoGui's: `--rows top` keeps it.
 fn start() -> Engine {
     Engine::start(&[
         "gtp",
+        "--rows",
+        "top",
         "--threads",
         "2",
         "--hash",

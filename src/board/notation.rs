@@ -413,6 +413,27 @@ pub fn parse_transcript_moves(text: &str) -> Result<Vec<(Move, usize)>, Transcri
     Ok(moves)
 }
 
+/// Text from a file or a pipe of positions, moves or openings, decoded lossily: a byte that is
+/// not UTF-8 (a name in cp1252 in a `%` comment) becomes U+FFFD, with a warning naming
+/// `source`, instead of rejecting the whole file.
+pub fn decode_text(bytes: Vec<u8>, source: &str) -> String {
+    match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => {
+            log::warn!("{source}: bytes that are not UTF-8, read as U+FFFD");
+            String::from_utf8_lossy(e.as_bytes()).into_owned()
+        }
+    }
+}
+
+/// Reads a text file with [`decode_text`].
+pub fn read_text_file(path: &std::path::Path) -> std::io::Result<String> {
+    Ok(decode_text(
+        std::fs::read(path)?,
+        &path.display().to_string(),
+    ))
+}
+
 /// Writes moves as a compact transcript, e.g. `f5d6c3`, passes as `PA` when `with_passes`.
 pub fn write_transcript(moves: &[Move], with_passes: bool) -> String {
     moves

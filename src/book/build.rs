@@ -240,7 +240,8 @@ fn deviations(book: &Book, options: &DeepenOptions) -> (Vec<Board>, Vec<Board>) 
 
 /// Adds a played game to the book: its positions up to `plies` plies, a game counted through
 /// each, new positions and their parents evaluated, values negamaxed. Returns the positions
-/// added.
+/// added, or `None` when the engine's searches were stopped (the book is then half updated:
+/// the caller works on a copy and drops it).
 pub fn learn(
     book: &mut Book,
     start: Board,
@@ -248,7 +249,7 @@ pub fn learn(
     plies: usize,
     engine: &mut Engine,
     depth: u32,
-) -> usize {
+) -> Option<usize> {
     let new = add_line(book, start, moves, plies, true);
     let mut todo: Vec<Board> = new.clone();
     // Parents of new positions: their leaves may now be linked.
@@ -263,8 +264,11 @@ pub fn learn(
     for b in &todo {
         let allowed = unlinked_moves(book, b);
         let (_, leaf, level) = leaf(engine, b, allowed, depth);
+        if engine.is_stopped() {
+            return None;
+        }
         book.set_leaf(b, leaf, level);
     }
     book.negamax();
-    new.len()
+    Some(new.len())
 }

@@ -24,6 +24,10 @@ use crate::board::{Board, Move};
 const MAGIC: &[u8; 8] = b"IAGOBOOK";
 const VERSION: u32 = 1;
 const HEADER: usize = 8 + 4 + 4 + 8 + 4;
+/// The smallest record: value, level, games (one byte), leaf move, leaf value, link count.
+const MIN_RECORD: usize = 6;
+/// The largest body read (1 GiB, some 150 million positions).
+const MAX_BODY: usize = 1 << 30;
 
 /// Why a book file cannot be used.
 #[derive(Debug, Error)]
@@ -150,10 +154,24 @@ impl Book {
         })?;
         let mut body = Vec::new();
         flate2::read::DeflateDecoder::new(payload)
+            .take(MAX_BODY as u64 + 1)
             .read_to_end(&mut body)
             .map_err(|e| BookError::Corrupt(e.to_string()))?;
+        if body.len() > MAX_BODY {
+            return Err(BookError::Corrupt(format!(
+                "the positions inflate beyond {MAX_BODY} bytes"
+            )));
+        }
         if fnv1a(&body) != checksum {
             return Err(BookError::Checksum);
+        }
+        // The count is outside the checksum: check it against the body before trusting it.
+        if count > body.len() / MIN_RECORD {
+            return Err(BookError::Corrupt(format!(
+                "the header counts {count} positions, {} bytes hold at most {}",
+                body.len(),
+                body.len() / MIN_RECORD
+            )));
         }
         let mut book = Book::new();
         book.nodes.reserve(count);

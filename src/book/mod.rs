@@ -466,6 +466,15 @@ mod tests {
             Book::from_bytes(&checksum),
             Err(file::BookError::Checksum)
         ));
+        // The count is not under the checksum: a huge one is an error, not an allocation.
+        for count in [u32::MAX, 0x1000_0000, book.len() as u32 + 1] {
+            let mut header = bytes.clone();
+            header[12..16].copy_from_slice(&count.to_le_bytes());
+            assert!(
+                matches!(Book::from_bytes(&header), Err(file::BookError::Corrupt(_))),
+                "count {count}"
+            );
+        }
         // A book whose positions are not linked from the start writes only what is reachable.
         let mut island = small_book();
         island.insert(

@@ -73,7 +73,7 @@ pub fn parse_openings_under(
 
 /// Reads an openings file (see [`parse_openings`]), the moves played under `rules`.
 pub fn load_openings(path: &std::path::Path, rules: Rules) -> Result<Vec<Opening>, String> {
-    let text = std::fs::read_to_string(path)
+    let text = crate::board::notation::read_text_file(path)
         .map_err(|e| format!("cannot read openings {}: {e}", path.display()))?;
     parse_openings_under(&text, &path.display().to_string(), rules)
 }

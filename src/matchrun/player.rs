@@ -145,8 +145,7 @@ impl Player for IagoPlayer {
             let _ = watchdog.join();
         }
         if stop.is_stopped() {
-            // The stop request would outlive this search: start the next move with a new engine.
-            self.engine = None;
+            // The stop belongs to this move's generation: the next move starts a new one.
             return Err(Failure::Timeout);
         }
         Ok(Reply {

@@ -135,7 +135,7 @@ pub fn parse_duration(text: &str) -> Option<Duration> {
         }
         seconds = seconds * 60.0 + value;
     }
-    (seconds < 1e9).then(|| Duration::from_secs_f64(seconds))
+    (seconds < 1e9).then(|| crate::search::time::duration_from_seconds(seconds))
 }
 
 /// Where a book for the in-process engine comes from.

@@ -166,7 +166,12 @@ fn parse_clock_value(text: &str) -> Option<Duration> {
         }
         seconds = seconds * 60.0 + value;
     }
-    Some(Duration::from_secs_f64(seconds + days * 86_400.0))
+    if !days.is_finite() || days < 0.0 {
+        return None;
+    }
+    Some(crate::search::time::duration_from_seconds(
+        seconds + days * 86_400.0,
+    ))
 }
 
 /// Why a GGF text could not be read.
@@ -284,7 +289,7 @@ impl GgfGame {
                         Color::White
                     };
                     let item = MoveItem::parse(&value)
-                        .map_err(|_| GgfError::MoveItem(format!("{name}[{value}]")))?;
+                        .map_err(|_| GgfError::MoveItem(abbreviate(&format!("{name}[{value}]"))))?;
                     result.moves.push((color, item));
                 }
                 "TY" => {
@@ -418,17 +423,13 @@ impl GgfGame {
             .filter_map(|(_, item)| item.time)
             .filter(|t| *t > 0.0)
             .sum();
-        Duration::from_secs_f64(secs)
+        crate::search::time::duration_from_seconds(secs)
     }
 }
 
+/// Text from the game for an error message: cut and escaped.
 fn abbreviate(text: &str) -> String {
-    let t = text.trim();
-    if t.chars().count() > 40 {
-        format!("{}…", t.chars().take(40).collect::<String>())
-    } else {
-        t.to_string()
-    }
+    super::excerpt(text.trim())
 }
 
 /// `TY[…]`: the size and the goal, e.g. `8`, `6a`, `s8r20` (the flags may stand before or
@@ -436,7 +437,8 @@ fn abbreviate(text: &str) -> String {
 fn parse_type(value: &str) -> Result<(u8, Goal), GgfError> {
     let unsupported = |why: String| {
         Err(GgfError::Unsupported(format!(
-            "TY[{value}]: {why}; {PLAYABLE}"
+            "TY[{}]: {why}; {PLAYABLE}",
+            abbreviate(value)
         )))
     };
     let mut size: Option<String> = None;

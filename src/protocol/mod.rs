@@ -55,23 +55,76 @@ impl Output {
     }
 }
 
+/// The longest input line kept whole; the rest of a longer line is dropped (with a log line).
+/// A whole game in GGF takes about 1 KiB.
+pub const MAX_LINE: usize = 1 << 20;
+
+/// Reads one line of at most [`MAX_LINE`] bytes (without its end of line) and decodes it
+/// lossily: bytes that are not UTF-8 (a user name in cp1252) become U+FFFD and are logged.
+/// `None` at the end of the input or on a read error.
+pub fn read_line(input: &mut impl BufRead) -> Option<String> {
+    let mut bytes = Vec::new();
+    let mut dropped = 0usize;
+    loop {
+        let (done, used) = match input.fill_buf() {
+            Ok([]) if bytes.is_empty() && dropped == 0 => return None,
+            Ok([]) => break,
+            Ok(buf) => match buf.iter().position(|&b| b == b'\n') {
+                Some(at) => {
+                    keep(&mut bytes, &mut dropped, &buf[..at]);
+                    (true, at + 1)
+                }
+                None => {
+                    keep(&mut bytes, &mut dropped, buf);
+                    (false, buf.len())
+                }
+            },
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => {
+                log::warn!("input error: {e}");
+                return None;
+            }
+        };
+        input.consume(used);
+        if done {
+            break;
+        }
+    }
+    if bytes.last() == Some(&b'\r') {
+        bytes.pop();
+    }
+    if dropped > 0 {
+        log::warn!(
+            "input line of {} bytes cut to {MAX_LINE}",
+            MAX_LINE + dropped
+        );
+    }
+    Some(match String::from_utf8(bytes) {
+        Ok(line) => line,
+        Err(e) => {
+            let line = String::from_utf8_lossy(e.as_bytes()).into_owned();
+            log::warn!("input line is not UTF-8, read as '{}'", excerpt(&line));
+            line
+        }
+    })
+}
+
+/// Appends `more` to `line` up to [`MAX_LINE`] bytes, counting what does not fit.
+fn keep(line: &mut Vec<u8>, dropped: &mut usize, more: &[u8]) {
+    let room = MAX_LINE.saturating_sub(line.len()).min(more.len());
+    line.extend_from_slice(&more[..room]);
+    *dropped += more.len() - room;
+}
+
 /// Reads lines on a named thread and sends them; `None` marks the end of the input.
-pub fn spawn_reader(input: impl BufRead + Send + 'static) -> Receiver<Option<String>> {
+pub fn spawn_reader(mut input: impl BufRead + Send + 'static) -> Receiver<Option<String>> {
     let (tx, rx) = channel();
     std::thread::Builder::new()
         .name("iago-stdin".into())
         .spawn(move || {
-            for line in input.lines() {
-                match line {
-                    Ok(line) => {
-                        if tx.send(Some(line)).is_err() {
-                            return;
-                        }
-                    }
-                    Err(e) => {
-                        log::warn!("input error: {e}");
-                        break;
-                    }
+            while let Some(line) = read_line(&mut input) {
+                if tx.send(Some(line)).is_err() {
+                    return;
                 }
             }
             let _ = tx.send(None);
@@ -80,7 +133,25 @@ pub fn spawn_reader(input: impl BufRead + Send + 'static) -> Receiver<Option<Str
     rx
 }
 
-/// The engine, either idle here or lent to a worker thread that runs one search.
+/// Text from outside as it may appear in a log line or an error message: at most 60
+/// characters, control characters and NUL escaped (`\u{0}`), and the length when it was cut.
+pub fn excerpt(text: &str) -> String {
+    const KEEP: usize = 60;
+    let shown: String = text
+        .chars()
+        .take(KEEP)
+        .flat_map(char::escape_debug)
+        .collect();
+    let total = text.chars().count();
+    if total > KEEP {
+        format!("{shown}... ({total} characters)")
+    } else {
+        shown
+    }
+}
+
+/// The engine, either idle here or lent to a worker thread that runs one job (a search, or a
+/// few for `hint`, `learn` and `analyze`).
 pub struct EngineSlot {
     engine: Option<Engine>,
     job: Option<(JoinHandle<Engine>, StopHandle)>,
@@ -105,7 +176,8 @@ impl EngineSlot {
             .expect("the engine is home when no job runs")
     }
 
-    /// Stops the running job, waits for it, and returns the engine.
+    /// Stops the running job, waits for it, and returns the engine. The job's stop belongs to
+    /// it alone: it cannot be lost however early it comes, and never reaches a later job.
     pub fn stop(&mut self) -> &mut Engine {
         if let Some((_, stop)) = &self.job {
             stop.stop();
@@ -118,9 +190,11 @@ impl EngineSlot {
         self.job.as_ref().is_some_and(|(h, _)| !h.is_finished())
     }
 
-    /// Runs `job` on a worker thread with the engine (after the previous job has finished).
+    /// Runs `job` on a worker thread with the engine, in a stop generation of its own. A job
+    /// still running is stopped first: the new request supersedes it.
     pub fn spawn(&mut self, job: impl FnOnce(&mut Engine) + Send + 'static) {
-        let mut engine = self.get_owned();
+        self.stop();
+        let mut engine = self.engine.take().expect("the engine is home");
         let stop = engine.stop_handle();
         let handle = std::thread::Builder::new()
             .name("iago-search".into())
@@ -130,11 +204,6 @@ impl EngineSlot {
             })
             .expect("spawn the search thread");
         self.job = Some((handle, stop));
-    }
-
-    fn get_owned(&mut self) -> Engine {
-        self.get();
-        self.engine.take().expect("the engine is home")
     }
 }
 
@@ -161,6 +230,8 @@ pub struct Settings {
     pub depth: u32,
     /// Seconds per move when the client gives no clock (GTP), if any.
     pub move_time: Option<f64>,
+    /// How GTP vertices name the rows.
+    pub rows: gtp::Rows,
 }
 
 impl Default for Settings {
@@ -168,6 +239,7 @@ impl Default for Settings {
         Settings {
             depth: 12,
             move_time: None,
+            rows: gtp::Rows::Auto,
         }
     }
 }

@@ -23,6 +23,8 @@ pub(crate) struct Think<'a> {
     pub board: Board,
     /// Deepest midgame iteration.
     pub max_depth: Option<u32>,
+    /// The first midgame iteration (1 normally; a multi-PV search runs one depth at a time).
+    pub first_depth: u32,
     /// Deadlines.
     pub plan: TimePlan,
     /// Root moves to consider (a bitboard; other legal moves are ignored).
@@ -68,6 +70,7 @@ pub(crate) fn think(
     let Think {
         board,
         max_depth,
+        first_depth,
         plan,
         allowed,
         selectivity,
@@ -95,7 +98,7 @@ pub(crate) fn think(
     let mut phase = if empties <= exact_from {
         Phase::Exact
     } else {
-        Phase::Midgame(1)
+        Phase::Midgame(first_depth.clamp(1, max_depth))
     };
     loop {
         let (depth, level, bound) = match phase {

@@ -3,6 +3,21 @@
 
 use std::time::{Duration, Instant};
 
+/// The longest time taken from outside (a clock, a move time, time used): about 31 years. A
+/// longer value means "no practical limit" and is read as this one.
+pub const MAX_SECONDS: f64 = 1e9;
+
+/// Seconds from outside (a protocol, a file, the command line) as a duration that every
+/// later computation can use: NaN and negative values are zero, values beyond [`MAX_SECONDS`]
+/// (`1e300`, infinity) are [`MAX_SECONDS`].
+pub fn duration_from_seconds(seconds: f64) -> Duration {
+    if seconds.is_nan() || seconds <= 0.0 {
+        Duration::ZERO
+    } else {
+        Duration::from_secs_f64(seconds.min(MAX_SECONDS))
+    }
+}
+
 /// A game clock for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Clock {
@@ -50,10 +65,11 @@ impl Limits {
             (None, Some(clock)) => Some(clock_budget(&clock, empties)),
             (None, None) => None,
         };
+        // A budget beyond what the clock can represent is no deadline.
         TimePlan {
             start,
-            soft: budget.map(|(soft, _)| start + soft),
-            hard: budget.map(|(_, hard)| start + hard),
+            soft: budget.and_then(|(soft, _)| start.checked_add(soft)),
+            hard: budget.and_then(|(_, hard)| start.checked_add(hard)),
         }
     }
 }
@@ -153,6 +169,34 @@ mod tests {
         };
         let hard = short.plan(start, 50).hard.unwrap() - start;
         assert!(hard < Duration::from_millis(200), "{hard:?}");
+    }
+
+    #[test]
+    fn absurd_times_are_clamped() {
+        assert_eq!(duration_from_seconds(f64::NAN), Duration::ZERO);
+        assert_eq!(duration_from_seconds(-3.0), Duration::ZERO);
+        assert_eq!(duration_from_seconds(1.5), Duration::from_millis(1500));
+        let most = Duration::from_secs_f64(MAX_SECONDS);
+        assert_eq!(duration_from_seconds(1e300), most);
+        assert_eq!(duration_from_seconds(f64::INFINITY), most);
+        // The largest values still plan without overflow.
+        let clock = Clock {
+            remaining: most,
+            increment: most,
+            moves_to_go: Some(1),
+        };
+        let limits = Limits {
+            clock: Some(clock),
+            ..Limits::default()
+        };
+        let plan = limits.plan(Instant::now(), 60);
+        assert!(plan.hard.is_some());
+        assert!(
+            Limits::move_time(most)
+                .plan(Instant::now(), 60)
+                .hard
+                .is_some()
+        );
     }
 
     #[test]

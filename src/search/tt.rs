@@ -146,26 +146,26 @@ struct Buckets {
 const HUGE_PAGE: usize = 2 << 20;
 
 impl Buckets {
-    fn new(len: usize) -> Buckets {
+    /// `len` zeroed buckets (at least one), or `None` when the memory cannot be had.
+    fn new(len: usize) -> Option<Buckets> {
         let len = len.max(1);
         let layout = std::alloc::Layout::array::<Bucket>(len)
             .and_then(|l| l.align_to(HUGE_PAGE))
-            .expect("hash table size fits the address space");
+            .ok()?;
         // SAFETY: the layout has a non-zero size (at least one 64-byte bucket).
         let raw = unsafe { std::alloc::alloc(layout) };
-        let Some(ptr) = std::ptr::NonNull::new(raw.cast::<Bucket>()) else {
-            std::alloc::handle_alloc_error(layout)
-        };
+        let ptr = std::ptr::NonNull::new(raw.cast::<Bucket>())?;
         #[cfg(target_os = "linux")]
         // SAFETY: `raw .. raw + layout.size()` is memory this allocation owns; MADV_HUGEPAGE only
-        // changes how the kernel backs it (a failure leaves ordinary pages, which is fine).
+        // changes how the kernel backs it (a failure leaves ordinary pages, which is fine). It
+        // comes before the first write, which then faults huge pages in.
         unsafe {
             libc::madvise(raw.cast(), layout.size(), libc::MADV_HUGEPAGE);
         }
         // SAFETY: the allocation holds `len` buckets; all-zero bytes are a valid `Bucket` (three
         // `AtomicU64` of 0 each), so after this every element is initialised.
         unsafe { std::ptr::write_bytes(ptr.as_ptr(), 0, len) };
-        Buckets { ptr, len, layout }
+        Some(Buckets { ptr, len, layout })
     }
 }
 
@@ -196,15 +196,73 @@ pub struct TranspositionTable {
     date: AtomicU64,
 }
 
+/// The largest table, in MiB (4 TiB; the machine's memory is the real limit).
+pub const MAX_MB: usize = 1 << 22;
+
+/// Why a table of the size asked for cannot be had.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TableError {
+    /// Zero, or beyond [`MAX_MB`].
+    #[error("a hash table of {0} MiB is out of range (1 to {MAX_MB} MiB)")]
+    Range(usize),
+    /// More than the machine has.
+    #[error("a hash table of {asked} MiB is more than this machine's memory ({memory} MiB)")]
+    Memory {
+        /// MiB asked for.
+        asked: usize,
+        /// MiB of physical memory.
+        memory: usize,
+    },
+    /// The allocation failed.
+    #[error("cannot allocate a hash table of {0} MiB")]
+    Allocation(usize),
+}
+
+/// The machine's physical memory in MiB, where the system tells it.
+fn physical_memory_mb() -> Option<usize> {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: sysconf reads system constants and has no preconditions.
+        let (pages, size) = unsafe {
+            (
+                libc::sysconf(libc::_SC_PHYS_PAGES),
+                libc::sysconf(libc::_SC_PAGE_SIZE),
+            )
+        };
+        if pages > 0 && size > 0 {
+            return Some(((pages as u128 * size as u128) >> 20) as usize);
+        }
+    }
+    None
+}
+
 impl TranspositionTable {
-    /// A table using `megabytes` MiB (at least one bucket).
+    /// A table using `megabytes` MiB; panics when the memory cannot be had (for the small
+    /// tables of internal searches; sizes from users go through [`TranspositionTable::try_new`]).
     pub fn new(megabytes: usize) -> TranspositionTable {
+        Self::try_new(megabytes).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A table using `megabytes` MiB: 1 to [`MAX_MB`], no more than the machine's memory, and
+    /// an allocation that can fail without ending the process.
+    pub fn try_new(megabytes: usize) -> Result<TranspositionTable, TableError> {
+        if !(1..=MAX_MB).contains(&megabytes) {
+            return Err(TableError::Range(megabytes));
+        }
+        if let Some(memory) = physical_memory_mb()
+            && megabytes > memory
+        {
+            return Err(TableError::Memory {
+                asked: megabytes,
+                memory,
+            });
+        }
         let count = (megabytes << 20) / std::mem::size_of::<Bucket>();
-        let buckets = Buckets::new(count);
-        TranspositionTable {
+        let buckets = Buckets::new(count).ok_or(TableError::Allocation(megabytes))?;
+        Ok(TranspositionTable {
             buckets,
             date: AtomicU64::new(1),
-        }
+        })
     }
 
     /// The memory held by the entries, in bytes.

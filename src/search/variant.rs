@@ -534,6 +534,8 @@ pub(crate) struct VariantThink<'a> {
     pub state: State,
     /// Deepest iteration.
     pub max_depth: Option<u32>,
+    /// The first iteration (1 normally; a multi-PV search runs one depth at a time).
+    pub first_depth: u32,
     /// Deadlines.
     pub plan: TimePlan,
     /// Root moves to consider (a square mask).
@@ -553,6 +555,7 @@ pub(crate) fn think(
         rules,
         state,
         max_depth,
+        first_depth,
         plan,
         allowed,
         observer,
@@ -576,7 +579,7 @@ pub(crate) fn think(
     let mut depth = if plan.hard.is_none() && empties <= max_depth + max_depth / 2 {
         empties
     } else {
-        1.min(empties)
+        first_depth.clamp(1, max_depth).min(empties)
     };
     let mut nodes = 0;
     let mut best: Option<SearchResult> = None;

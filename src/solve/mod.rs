@@ -59,15 +59,12 @@ pub struct Solver {
 
 impl Solver {
     /// A solver with a fresh hash table of `options.hash_mb` MiB and `options.threads` threads.
-    pub fn new(options: SolverOptions) -> Result<Solver, rayon::ThreadPoolBuildError> {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(options.threads.max(1))
-            .thread_name(|i| format!("iago-solve-{i}"))
-            .build()?;
+    pub fn new(options: SolverOptions) -> Result<Solver, crate::engine::EngineError> {
+        let pool = crate::engine::build_pool(options.threads)?;
         Ok(Solver {
             options,
             evaluator: crate::eval::default_evaluator(),
-            tt: TranspositionTable::new(options.hash_mb),
+            tt: TranspositionTable::try_new(options.hash_mb)?,
             stop: Arc::new(AtomicBool::new(false)),
             pool,
         })

@@ -55,9 +55,46 @@ impl Engine {
     }
 
     pub fn send(&mut self, line: &str) {
+        self.send_bytes(format!("{line}\n").as_bytes());
+    }
+
+    /// Writes raw bytes (which need not be UTF-8) to the engine's input.
+    pub fn send_bytes(&mut self, bytes: &[u8]) {
         let stdin = self.stdin.as_mut().expect("stdin open");
-        writeln!(stdin, "{line}").expect("write to iago");
+        stdin.write_all(bytes).expect("write to iago");
         stdin.flush().unwrap();
+    }
+
+    /// One GTP exchange: sends `command`, returns `(success, id, text)` of the reply.
+    pub fn ask(&mut self, command: &str) -> (bool, String, String) {
+        self.send(command);
+        self.reply(Duration::from_secs(60))
+    }
+
+    /// The next GTP reply within `timeout`: `(success, id, text)`.
+    pub fn reply(&mut self, timeout: Duration) -> (bool, String, String) {
+        let lines = self.until(timeout, |l| l.is_empty());
+        let first = &lines[0];
+        let success = match first.chars().next() {
+            Some('=') => true,
+            Some('?') => false,
+            _ => panic!("not a GTP reply: {lines:?}"),
+        };
+        let head = &first[1..];
+        let id: String = head.chars().take_while(|c| c.is_ascii_digit()).collect();
+        let mut text = head[id.len()..].trim().to_string();
+        for more in &lines[1..lines.len() - 1] {
+            text.push('\n');
+            text.push_str(more);
+        }
+        (success, id, text)
+    }
+
+    /// A GTP command that must succeed; its reply's text.
+    pub fn ok(&mut self, command: &str) -> String {
+        let (success, _, text) = self.ask(command);
+        assert!(success, "{command}: ? {text}");
+        text
     }
 
     /// Closes stdin (end of input).
@@ -128,6 +165,28 @@ impl Drop for Engine {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// A random legal game of `plies` moves at most (passes included; fewer when it ends), each
+/// move chosen by a tiny xorshift from `seed`.
+pub fn random_game(rules: Rules, plies: usize, seed: u64) -> Game {
+    let mut state = seed.max(1);
+    let mut game = Game::new(rules);
+    while game.moves().len() < plies && !game.is_over() {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let legal = game.legal_moves();
+        let mv = if legal == 0 {
+            Move::Pass
+        } else {
+            let pick = (state % u64::from(legal.count_ones())) as usize;
+            let sq = iago::board::Bitboard(legal).iter().nth(pick).unwrap();
+            Move::Play(sq)
+        };
+        game.play(mv).unwrap();
+    }
+    game
 }
 
 /// A game that reaches a position where the side to move must pass: the moves up to it.

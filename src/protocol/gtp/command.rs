@@ -7,18 +7,19 @@ use nom::IResult;
 use nom::Parser;
 use nom::branch::alt;
 use nom::bytes::complete::{tag_no_case, take_while1};
-use nom::character::complete::{space0, space1, u32 as parse_u32};
+use nom::character::complete::{space0, space1, u32 as parse_u32, u64 as parse_u64};
 use nom::combinator::{all_consuming, cut, map, map_res, opt, rest, value};
 use nom::sequence::{preceded, terminated};
 use thiserror::Error;
 
 use crate::board::{Color, Move};
+use crate::protocol::excerpt;
 
 /// A command with its optional id.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Command {
     /// The id to echo in the reply.
-    pub id: Option<u32>,
+    pub id: Option<u64>,
     /// What to do.
     pub kind: Kind,
 }
@@ -88,12 +89,15 @@ pub enum Kind {
     RulesFinalResult,
     /// `gogui-rules_board`.
     RulesBoard,
+    /// `gogui-interrupt`: GoGui announces that it interrupts a command with a `# interrupt`
+    /// line.
+    Interrupt,
     /// `quit`.
     Quit,
 }
 
 /// Every command name, in the order `list_commands` prints them.
-pub const COMMANDS: [&str; 26] = [
+pub const COMMANDS: [&str; 27] = [
     "protocol_version",
     "name",
     "version",
@@ -118,6 +122,7 @@ pub const COMMANDS: [&str; 26] = [
     "gogui-rules_side_to_move",
     "gogui-rules_final_result",
     "gogui-rules_board",
+    "gogui-interrupt",
     "quit",
     "help",
 ];
@@ -132,21 +137,37 @@ pub enum ParseError {
     #[error("unknown command")]
     Unknown {
         /// The id, to echo in the error reply.
-        id: Option<u32>,
+        id: Option<u64>,
     },
     /// A known command with bad arguments.
     #[error("syntax error: {message}")]
     Syntax {
         /// The id, to echo.
-        id: Option<u32>,
+        id: Option<u64>,
         /// What is wrong.
         message: String,
     },
 }
 
+impl Command {
+    /// Whether the command is GoGui's own (`gogui-…`): the client is GoGui or gogui-twogtp.
+    pub fn is_gogui(&self) -> bool {
+        matches!(
+            self.kind,
+            Kind::RulesGameId
+                | Kind::RulesBoardSize
+                | Kind::RulesLegalMoves
+                | Kind::RulesSideToMove
+                | Kind::RulesFinalResult
+                | Kind::RulesBoard
+                | Kind::Interrupt
+        )
+    }
+}
+
 impl ParseError {
     /// The id of the failed command.
-    pub fn id(&self) -> Option<u32> {
+    pub fn id(&self) -> Option<u64> {
         match self {
             ParseError::Empty => None,
             ParseError::Unknown { id } | ParseError::Syntax { id, .. } => *id,
@@ -282,6 +303,7 @@ fn kind(i: &str) -> IResult<&str, Kind> {
             value(Kind::RulesSideToMove, name("gogui-rules_side_to_move")),
             value(Kind::RulesFinalResult, name("gogui-rules_final_result")),
             value(Kind::RulesBoard, name("gogui-rules_board")),
+            value(Kind::Interrupt, name("gogui-interrupt")),
             value(Kind::Quit, name("quit")),
         )),
     ))
@@ -311,18 +333,24 @@ impl FromStr for Command {
             return Err(ParseError::Empty);
         }
         let (after_id, id) = opt(terminated(
-            parse_u32::<&str, nom::error::Error<&str>>,
+            parse_u64::<&str, nom::error::Error<&str>>,
             space1,
         ))
         .parse(line.as_str())
         .unwrap_or((line.as_str(), None));
         let word = after_id.split_whitespace().next().unwrap_or("");
+        if id.is_none() && !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(ParseError::Syntax {
+                id: None,
+                message: format!("id '{}' is beyond 64 bits", excerpt(word)),
+            });
+        }
         match all_consuming(terminated(kind, space0)).parse(after_id) {
             Ok((_, kind)) => Ok(Command { id, kind }),
             Err(_) if COMMANDS.iter().any(|c| c.eq_ignore_ascii_case(word)) => {
                 Err(ParseError::Syntax {
                     id,
-                    message: format!("bad arguments: {after_id}"),
+                    message: format!("bad arguments: {}", excerpt(after_id)),
                 })
             }
             Err(_) => Err(ParseError::Unknown { id }),
@@ -382,6 +410,7 @@ impl fmt::Display for Command {
             Kind::RulesSideToMove => write!(f, "gogui-rules_side_to_move"),
             Kind::RulesFinalResult => write!(f, "gogui-rules_final_result"),
             Kind::RulesBoard => write!(f, "gogui-rules_board"),
+            Kind::Interrupt => write!(f, "gogui-interrupt"),
             Kind::Quit => write!(f, "quit"),
         }
     }
@@ -428,6 +457,7 @@ mod tests {
             Kind::RulesSideToMove,
             Kind::RulesFinalResult,
             Kind::RulesBoard,
+            Kind::Interrupt,
             Kind::Quit,
         ]
     }

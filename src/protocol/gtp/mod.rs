@@ -1,8 +1,23 @@
-//! GTP v2, Othello dialect (`../shared/protocol/REFERENCE.md` §2): the session.
+//! GTP v2, Othello dialect (`docs/protocol.md`): the session.
 //!
-//! `genmove` searches on a worker thread; the reader keeps reading, so `quit` or the end of the
-//! input stop the search at once. Any other command waits for the search to finish, keeping
-//! GTP's one-reply-per-command order. A failed command (`? message`) leaves the state unchanged.
+//! `genmove` searches on a worker thread; the reader keeps reading, so `quit`, the end of the
+//! input or GoGui's `# interrupt` line stop the search at once (every search has a stop of its
+//! own, so a stop right behind `genmove` is not lost). Any other command waits for the search
+//! to finish, keeping GTP's one-reply-per-command order. A failed command (`? message`) leaves
+//! the state unchanged.
+//!
+//! Rows: GTP vertices name the rows from the top (a1 top-left, Othello notation, as Edax's
+//! GTP, Quarry and most Othello clients do) until the client shows itself to be GoGui, whose
+//! board and SGF files put A1 at the bottom left: GoGui and gogui-twogtp send
+//! `gogui-interrupt` right after `list_commands`, and GoGui's rule queries start with
+//! `gogui-rules_`. From the first `gogui-` command on, vertices name the rows from the bottom.
+//! `--rows top|bottom` fixes the convention instead ([`Rows`]). Either way the board itself is
+//! the same: `gogui-rules_board` prints the top row first.
+//!
+//! Clocks: `time_settings` sets both clocks, `time_left` one; the time each `genmove` takes is
+//! charged to its colour's clock (main time, then Canadian byo-yomi), so a client that sends
+//! only `time_settings` still gets a clock that runs. `time_settings m b 0` with `b > 0` means
+//! no time limit, as the GTP specification says.
 //!
 //! Rule variants: `boardsize 4|6|8` changes the size, `set_game <name>` the rule set (names as
 //! [`Rules`] reads them: `Othello`, `Reversi`, `Anti`, `6x6 anti`, …; `list_games` lists them,
@@ -13,27 +28,110 @@ pub mod command;
 pub mod response;
 
 use std::sync::mpsc::Receiver;
-use std::time::Duration;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 pub use command::{COMMANDS, Command, Kind, ParseError};
 pub use response::Response;
 
 use super::{EngineSlot, Output, Settings};
-use crate::board::{Bitboard, Color, Game, Move, Rules};
+use crate::board::{Bitboard, Color, Game, Move, Rules, Square};
 use crate::engine::Engine;
+use crate::search::time::duration_from_seconds;
 use crate::search::{Clock, Limits};
+
+/// How GTP vertices name the rows (see the module documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Rows {
+    /// From the top until the client sends a `gogui-` command, then from the bottom.
+    Auto,
+    /// From the top: a1 is the top-left square (Othello notation, Edax's GTP).
+    Top,
+    /// From the bottom: A1 is the bottom-left square (GoGui, gogui-twogtp, the GTP
+    /// specification).
+    Bottom,
+}
+
+/// The time control from `time_settings`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct TimeSettings {
+    main: Duration,
+    byo_yomi: Duration,
+    stones: u32,
+}
+
+/// What one colour has left: `time` for the rest of the main time (`stones` 0), or for the
+/// `stones` moves of the current byo-yomi period.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct ClockLeft {
+    time: Duration,
+    stones: u32,
+}
+
+impl ClockLeft {
+    /// The clock after a move that took `used`.
+    fn after_move(self, used: Duration, settings: Option<TimeSettings>) -> ClockLeft {
+        let byo = settings.filter(|s| s.stones > 0);
+        let period = |b: TimeSettings| ClockLeft {
+            time: b.byo_yomi,
+            stones: b.stones,
+        };
+        if self.stones == 0 {
+            // Main time; its end starts a byo-yomi period that this move already used.
+            match (self.time.checked_sub(used), byo) {
+                (Some(time), _) if !time.is_zero() => ClockLeft { time, ..self },
+                (_, Some(b)) => {
+                    let over = used.saturating_sub(self.time);
+                    let next = ClockLeft {
+                        time: b.byo_yomi.saturating_sub(over),
+                        stones: b.stones - 1,
+                    };
+                    if next.stones == 0 { period(b) } else { next }
+                }
+                (_, None) => ClockLeft {
+                    time: Duration::ZERO,
+                    stones: 0,
+                },
+            }
+        } else {
+            let next = ClockLeft {
+                time: self.time.saturating_sub(used),
+                stones: self.stones - 1,
+            };
+            match byo {
+                Some(b) if next.stones == 0 => period(b),
+                _ => next,
+            }
+        }
+    }
+
+    /// The search's clock.
+    fn clock(self) -> Clock {
+        Clock {
+            remaining: self.time,
+            increment: Duration::ZERO,
+            moves_to_go: (self.stones > 0).then_some(self.stones),
+        }
+    }
+}
+
+/// Both colours' clocks, shared with the worker that charges each `genmove`'s time.
+type Clocks = Arc<Mutex<[Option<ClockLeft>; 2]>>;
 
 /// One GTP session.
 pub struct Session {
     out: Output,
     slot: EngineSlot,
     settings: Settings,
-    /// Main time, byo-yomi time and stones from `time_settings`.
-    time_settings: Option<(f64, f64, u32)>,
-    /// Seconds and stones left per colour from `time_left`.
-    time_left: [Option<(f64, u32)>; 2],
-    /// Game moves added by each `play`/`genmove` (2 when a pass was implied), for `undo`.
+    /// The time control from `time_settings`.
+    time_settings: Option<TimeSettings>,
+    /// What each colour has left (`None`: no clock).
+    clocks: Clocks,
+    /// Game moves added by each `play`/`genmove` (2 when a pass was implied; 0 for a pass
+    /// after the end), for `undo`.
     history: Vec<usize>,
+    /// Whether vertices name the rows from the bottom (GoGui).
+    from_bottom: bool,
 }
 
 fn index(color: Color) -> usize {
@@ -43,10 +141,14 @@ fn index(color: Color) -> usize {
     }
 }
 
-fn vertex(mv: Move) -> String {
+/// `mv` with its row counted from the other edge of a `size`-square board: the conversion
+/// between vertices that name the rows from the bottom and the squares (named from the top).
+fn mirror_rows(mv: Move, size: u8) -> Move {
     match mv {
-        Move::Pass => "pass".into(),
-        Move::Play(_) => mv.to_uppercase(),
+        Move::Play(sq) if sq.row() < size => {
+            Square::from_coords(size - 1 - sq.row(), sq.col()).map_or(mv, Move::Play)
+        }
+        _ => mv,
     }
 }
 
@@ -67,8 +169,18 @@ impl Session {
             slot: EngineSlot::new(engine),
             settings,
             time_settings: None,
-            time_left: [None, None],
+            clocks: Arc::new(Mutex::new([None, None])),
             history: Vec::new(),
+            from_bottom: settings.rows == Rows::Bottom,
+        }
+    }
+
+    /// The square a vertex from the client names.
+    fn square_of(&mut self, mv: Move) -> Move {
+        if self.from_bottom {
+            mirror_rows(mv, self.slot.get().rules().size)
+        } else {
+            mv
         }
     }
 
@@ -93,6 +205,12 @@ impl Session {
 
     /// Handles one line; `false` after `quit`.
     pub fn handle(&mut self, line: &str) -> bool {
+        if line.trim() == "# interrupt" {
+            // GoGui's interrupt (announced by `gogui-interrupt`): the running genmove answers
+            // with its best move so far.
+            self.slot.stop();
+            return true;
+        }
         let command = match line.parse::<Command>() {
             Ok(c) => c,
             Err(ParseError::Empty) => return true,
@@ -108,6 +226,10 @@ impl Session {
             }
         };
         let id = command.id;
+        if command.is_gogui() && self.settings.rows == Rows::Auto && !self.from_bottom {
+            log::info!("GoGui client: vertices name the rows from the bottom from now on");
+            self.from_bottom = true;
+        }
         if command.kind == Kind::Quit {
             self.slot.stop();
             self.reply(Response::success(id, ""));
@@ -124,7 +246,7 @@ impl Session {
     }
 
     /// Runs a command; `None` when a worker answers it later (`genmove`).
-    fn execute(&mut self, kind: Kind, id: Option<u32>) -> Option<Result<String, String>> {
+    fn execute(&mut self, kind: Kind, id: Option<u64>) -> Option<Result<String, String>> {
         let engine = self.slot.get();
         let game = engine.game();
         let rules = game.rules();
@@ -159,7 +281,10 @@ impl Session {
                 Ok(String::new())
             }
             Kind::Komi(_) => Ok(String::new()),
-            Kind::Play(color, mv) => self.play(color, mv),
+            Kind::Play(color, mv) => {
+                let mv = self.square_of(mv);
+                self.play(color, mv)
+            }
             Kind::Genmove(color) => return self.genmove(color, id, true),
             Kind::RegGenmove(color) => return self.genmove(color, id, false),
             Kind::Undo => match self.history.pop() {
@@ -176,8 +301,28 @@ impl Session {
                 byo_yomi,
                 stones,
             } => {
-                self.time_settings = Some((main, byo_yomi, stones));
-                self.time_left = [None, None];
+                let settings = TimeSettings {
+                    main: duration_from_seconds(main),
+                    byo_yomi: duration_from_seconds(byo_yomi),
+                    stones,
+                };
+                let unlimited = (!settings.byo_yomi.is_zero() && stones == 0)
+                    || (settings.main.is_zero() && settings.byo_yomi.is_zero());
+                let start = if unlimited {
+                    None
+                } else if settings.main.is_zero() {
+                    Some(ClockLeft {
+                        time: settings.byo_yomi,
+                        stones,
+                    })
+                } else {
+                    Some(ClockLeft {
+                        time: settings.main,
+                        stones: 0,
+                    })
+                };
+                self.time_settings = (!unlimited).then_some(settings);
+                *self.clocks.lock().expect("clock lock") = [start, start];
                 Ok(String::new())
             }
             Kind::TimeLeft {
@@ -185,15 +330,20 @@ impl Session {
                 time,
                 stones,
             } => {
-                self.time_left[index(color)] = Some((time, stones));
+                self.clocks.lock().expect("clock lock")[index(color)] = Some(ClockLeft {
+                    time: duration_from_seconds(time),
+                    stones,
+                });
                 Ok(String::new())
             }
             Kind::ShowBoard => {
-                let mut text = format!(
-                    "\n{}\n{} to move",
-                    rules.grid(&state, true),
-                    position.to_move
-                );
+                let grid = rules.grid(&state, true);
+                let grid = if self.from_bottom {
+                    relabel_rows(&grid, rules.size)
+                } else {
+                    grid
+                };
+                let mut text = format!("\n{grid}\n{} to move", position.to_move);
                 if rules.discs_per_player.is_some() {
                     text.push_str(&format!(
                         "\ndiscs left: Black {}, White {}",
@@ -229,7 +379,7 @@ impl Session {
             } else {
                 Bitboard(game.legal_moves())
                     .iter()
-                    .map(|s| s.to_string().to_uppercase())
+                    .map(|s| vertex_text(Move::Play(s), rules.size, self.from_bottom))
                     .collect::<Vec<_>>()
                     .join(" ")
             }),
@@ -238,6 +388,7 @@ impl Session {
                 Color::White => "white".into(),
             }),
             Kind::RulesBoard => Ok(format!("\n{}", rows(game))),
+            Kind::Interrupt => Ok(String::new()),
             Kind::Quit => unreachable!("handled before"),
         })
     }
@@ -252,9 +403,14 @@ impl Session {
     }
 
     /// Plays `mv` for `color`. When `color` is not to move and the side to move must pass, the
-    /// pass is played first.
+    /// pass is played first. A pass after the end of the game is accepted and changes nothing
+    /// (gogui-twogtp relays the final passes).
     fn play(&mut self, color: Color, mv: Move) -> Result<String, String> {
         let engine = self.slot.get();
+        if mv.is_pass() && engine.game().is_over() {
+            self.history.push(0);
+            return Ok(String::new());
+        }
         let to_move = engine.game().position().to_move;
         let mut added = 0;
         if color != to_move {
@@ -282,36 +438,14 @@ impl Session {
     /// The limits for `color`'s move: its GTP clock if the client set one, else the command
     /// line's time or depth.
     fn limits(&self, color: Color) -> Limits {
-        let clock = match (self.time_left[index(color)], self.time_settings) {
-            (Some((time, stones)), _) => Some(Clock {
-                remaining: Duration::from_secs_f64(time),
-                increment: Duration::ZERO,
-                moves_to_go: (stones > 0).then_some(stones),
-            }),
-            (None, Some((main, byo_yomi, stones))) if main > 0.0 || byo_yomi > 0.0 => {
-                Some(if main > 0.0 {
-                    Clock {
-                        remaining: Duration::from_secs_f64(main),
-                        increment: Duration::ZERO,
-                        moves_to_go: None,
-                    }
-                } else {
-                    Clock {
-                        remaining: Duration::from_secs_f64(byo_yomi),
-                        increment: Duration::ZERO,
-                        moves_to_go: Some(stones.max(1)),
-                    }
-                })
-            }
-            _ => None,
-        };
+        let clock = self.clocks.lock().expect("clock lock")[index(color)];
         match (clock, self.settings.move_time) {
             (Some(clock), _) => Limits {
                 depth: None,
                 move_time: None,
-                clock: Some(clock),
+                clock: Some(clock.clock()),
             },
-            (None, Some(secs)) => Limits::move_time(Duration::from_secs_f64(secs)),
+            (None, Some(secs)) => Limits::move_time(duration_from_seconds(secs)),
             (None, None) => Limits::depth(self.settings.depth),
         }
     }
@@ -320,10 +454,13 @@ impl Session {
     fn genmove(
         &mut self,
         color: Color,
-        id: Option<u32>,
+        id: Option<u64>,
         play: bool,
     ) -> Option<Result<String, String>> {
+        let started = Instant::now();
         let limits = self.limits(color);
+        let (from_bottom, time_settings) = (self.from_bottom, self.time_settings);
+        let clocks = Arc::clone(&self.clocks);
         let engine = self.slot.get();
         let game = engine.game();
         let rules = game.rules();
@@ -373,14 +510,61 @@ impl Session {
                 engine.analyze_state(&target, &limits, &mut |_| {})
             };
             let mv = result.best_move;
-            if play && let Err(e) = engine.play(mv) {
-                // Cannot happen: the search only returns legal moves.
-                log::error!("engine move {mv} rejected: {e}");
+            if play {
+                if let Err(e) = engine.play(mv) {
+                    // Cannot happen: the search only returns legal moves.
+                    log::error!("engine move {mv} rejected: {e}");
+                }
+                // The move's time, from the command to the reply, runs off its clock.
+                let mut clocks = clocks.lock().expect("clock lock");
+                if let Some(left) = &mut clocks[index(color)] {
+                    *left = left.after_move(started.elapsed(), time_settings);
+                }
             }
-            out.raw(&Response::success(id, vertex(mv)).to_string());
+            let size = engine.rules().size;
+            out.raw(&Response::success(id, vertex_text(mv, size, from_bottom)).to_string());
         });
         None
     }
+}
+
+/// The vertex of `mv` on a `size`-square board: upper case (`F5`), `pass`; rows named from the
+/// bottom when `from_bottom`.
+fn vertex_text(mv: Move, size: u8, from_bottom: bool) -> String {
+    let mv = if from_bottom {
+        mirror_rows(mv, size)
+    } else {
+        mv
+    };
+    match mv {
+        Move::Pass => "pass".into(),
+        Move::Play(_) => mv.to_uppercase(),
+    }
+}
+
+/// A `showboard` grid with its row labels counted from the bottom.
+fn relabel_rows(grid: &str, size: u8) -> String {
+    let relabel = |c: char| match c.to_digit(10) {
+        Some(d @ 1..=8) if d <= u32::from(size) => {
+            char::from_digit(u32::from(size) + 1 - d, 10).unwrap_or(c)
+        }
+        _ => c,
+    };
+    grid.lines()
+        .map(|line| {
+            let mut chars: Vec<char> = line.chars().collect();
+            if let Some(first) = chars.first_mut() {
+                *first = relabel(*first);
+            }
+            if chars.len() > 1
+                && let Some(last) = chars.last_mut()
+            {
+                *last = relabel(*last);
+            }
+            chars.into_iter().collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// The rules `set_game <name>` selects: the name read by [`Rules`]; the size is `size` unless

@@ -5,14 +5,14 @@ use std::str::FromStr;
 
 use nom::Parser;
 use nom::branch::alt;
-use nom::character::complete::{char, space0, u32 as parse_u32};
+use nom::character::complete::{char, space0, u64 as parse_u64};
 use nom::combinator::{opt, rest, value};
 
 /// A reply.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Response {
     /// The id of the command.
-    pub id: Option<u32>,
+    pub id: Option<u64>,
     /// Success (`=`) or failure (`?`).
     pub success: bool,
     /// The result or error message (may span lines; no blank line inside).
@@ -21,7 +21,7 @@ pub struct Response {
 
 impl Response {
     /// `=[id] text`.
-    pub fn success(id: Option<u32>, text: impl Into<String>) -> Response {
+    pub fn success(id: Option<u64>, text: impl Into<String>) -> Response {
         Response {
             id,
             success: true,
@@ -30,7 +30,7 @@ impl Response {
     }
 
     /// `?[id] message`.
-    pub fn failure(id: Option<u32>, message: impl Into<String>) -> Response {
+    pub fn failure(id: Option<u64>, message: impl Into<String>) -> Response {
         Response {
             id,
             success: false,
@@ -67,9 +67,9 @@ impl FromStr for Response {
     fn from_str(text: &str) -> Result<Response, ParseResponseError> {
         let text = text.trim_end_matches(['\n', '\r']);
         let (first, more) = text.split_once('\n').unwrap_or((text, ""));
-        let parsed: nom::IResult<&str, (bool, Option<u32>, &str, &str)> = (
+        let parsed: nom::IResult<&str, (bool, Option<u64>, &str, &str)> = (
             alt((value(true, char('=')), value(false, char('?')))),
-            opt(parse_u32),
+            opt(parse_u64),
             space0,
             rest,
         )

@@ -7,11 +7,12 @@ use nom::IResult;
 use nom::Parser;
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_while1};
-use nom::character::complete::{i64 as parse_i64, space0, space1, u32 as parse_u32};
+use nom::character::complete::{space0, space1, u32 as parse_u32};
 use nom::combinator::{all_consuming, cut, map, rest, value};
 use nom::sequence::preceded;
 use thiserror::Error;
 
+use crate::protocol::excerpt;
 use crate::protocol::ggf::MoveItem;
 
 /// A command from the GUI.
@@ -27,8 +28,9 @@ pub enum Command {
     SetContempt(f64),
     /// `move <mli>`: one move, with optional eval and time.
     Move(MoveItem),
-    /// `ping <n>`: stop thinking and answer `pong <n>`.
-    Ping(i64),
+    /// `ping <n>`: stop thinking and answer `pong <n>`; a `ping` without a valid number is
+    /// still a stop, answered by a bare `pong`.
+    Ping(Option<PingId>),
     /// `go`: choose a move.
     Go,
     /// `hint <n>`: evaluate the best n moves.
@@ -43,6 +45,36 @@ pub enum Command {
     Quit,
 }
 
+/// The number of a `ping`, which `pong` echoes as written: an integer of up to
+/// [`PingId::MAX_DIGITS`] digits (NBoard counts with an `int`; other clients count further).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PingId(String);
+
+impl PingId {
+    /// The longest number echoed.
+    pub const MAX_DIGITS: usize = 100;
+
+    /// `text` when it is an integer (optional sign, then 1 to [`PingId::MAX_DIGITS`] digits).
+    pub fn parse(text: &str) -> Option<PingId> {
+        let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+        let valid = (1..=Self::MAX_DIGITS).contains(&digits.len())
+            && digits.bytes().all(|b| b.is_ascii_digit());
+        valid.then(|| PingId(text.to_string()))
+    }
+}
+
+impl From<i64> for PingId {
+    fn from(n: i64) -> PingId {
+        PingId(n.to_string())
+    }
+}
+
+impl fmt::Display for PingId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
 /// Why a line is not a command.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum ParseError {
@@ -50,10 +82,10 @@ pub enum ParseError {
     #[error("empty line")]
     Empty,
     /// The first word is not a command.
-    #[error("unknown command '{0}'")]
+    #[error("unknown command '{}'", excerpt(.0))]
     Unknown(String),
     /// A known command with a bad argument.
-    #[error("bad argument for '{command}': {line}")]
+    #[error("bad argument for '{command}': {}", excerpt(line))]
     BadArgument {
         /// The command word.
         command: &'static str,
@@ -131,8 +163,8 @@ fn command(i: &str) -> IResult<&str, Command> {
         ),
         preceded((keyword("move"), space1), cut(move_item)).map(Command::Move),
         preceded(
-            (keyword("ping"), space1),
-            cut(map(parse_i64, Command::Ping)),
+            (keyword("ping"), word_end),
+            map(rest, |n: &str| Command::Ping(PingId::parse(n.trim()))),
         ),
         preceded(
             (keyword("hint"), space1),
@@ -188,7 +220,8 @@ impl fmt::Display for Command {
             Command::SetGame(g) => write!(f, "set game {g}"),
             Command::SetContempt(c) => write!(f, "set contempt {c}"),
             Command::Move(item) => write!(f, "move {item}"),
-            Command::Ping(n) => write!(f, "ping {n}"),
+            Command::Ping(Some(n)) => write!(f, "ping {n}"),
+            Command::Ping(None) => write!(f, "ping"),
             Command::Go => write!(f, "go"),
             Command::Hint(n) => write!(f, "hint {n}"),
             Command::Learn => write!(f, "learn"),
@@ -215,7 +248,8 @@ mod tests {
             Command::Move(MoveItem::parse("B3/0.00").unwrap()),
             Command::Move(MoveItem::parse("H5//0.14").unwrap()),
             Command::Move(MoveItem::parse("PA").unwrap()),
-            Command::Ping(17),
+            Command::Ping(Some(17.into())),
+            Command::Ping(None),
             Command::Go,
             Command::Hint(4),
             Command::Learn,
@@ -242,7 +276,7 @@ mod tests {
         );
         assert_eq!("nboard 2".parse(), Ok(Command::Nboard(2)));
         assert_eq!("set depth 6".parse(), Ok(Command::SetDepth(6)));
-        assert_eq!("ping 1".parse(), Ok(Command::Ping(1)));
+        assert_eq!("ping 1".parse(), Ok(Command::Ping(Some(1.into()))));
         assert_eq!("hint 64".parse(), Ok(Command::Hint(64)));
         assert_eq!("  go  ".parse(), Ok(Command::Go));
         let mv = |text: &str| match text.parse::<Command>() {
@@ -270,13 +304,20 @@ mod tests {
             "gone".parse::<Command>(),
             Err(ParseError::Unknown("gone".into()))
         );
-        assert!(matches!(
-            "ping x".parse::<Command>(),
-            Err(ParseError::BadArgument {
-                command: "ping",
-                ..
-            })
-        ));
+        // A ping is a stop whatever its number: answered, if need be without one.
+        assert_eq!("ping x".parse::<Command>(), Ok(Command::Ping(None)));
+        assert_eq!("ping".parse::<Command>(), Ok(Command::Ping(None)));
+        let big = "123456789012345678901234567890";
+        assert_eq!(
+            format!("ping {big}").parse::<Command>(),
+            Ok(Command::Ping(PingId::parse(big)))
+        );
+        assert!(PingId::parse(big).is_some());
+        assert_eq!(PingId::parse(&"9".repeat(101)), None);
+        assert_eq!(
+            "pingx".parse::<Command>(),
+            Err(ParseError::Unknown("pingx".into()))
+        );
         assert!(matches!(
             "move Z9".parse::<Command>(),
             Err(ParseError::BadArgument {

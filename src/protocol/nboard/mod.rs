@@ -1,8 +1,14 @@
 //! NBoard protocol v2 (`../shared/protocol/REFERENCE.md` §1): the session.
 //!
-//! Searches (`go`, `hint`, `analyze`) run on a worker thread and print their own replies;
-//! `ping` stops them and is answered after their last line; a state change stops a running
-//! search first. Unknown or malformed lines are logged on stderr and ignored.
+//! Searches (`go`, `hint`, `learn`, `analyze`) run on a worker thread and print their own
+//! replies; `ping` stops them and is answered after their last line; a state change or a new
+//! request stops a running search first (the new request supersedes it). Every job has a stop
+//! of its own, so a stop sent right after a request is never lost. Unknown or malformed lines
+//! are logged on stderr (cut and escaped) and ignored; times from outside are clamped.
+//!
+//! `hint n` prints the `n` moves of each depth together, depth after depth, because NBoard
+//! keeps only the hints of the latest depth; `analysis` values are from Black's point of
+//! view, as NBoard's graph draws them.
 //!
 //! Rule variants come with `set game`: its `TY` gives the board size (4, 6, 8) and the anti
 //! flag, its `BO` the start (discs only on a centre not yet full mean the Reversi start); see
@@ -15,13 +21,14 @@ pub mod response;
 use std::sync::mpsc::Receiver;
 use std::time::Duration;
 
-pub use command::{Command, ParseError};
+pub use command::{Command, ParseError, PingId};
 pub use response::{Depth, Eval, HintLine, Response};
 
 use super::ggf::{GgfGame, MoveItem, TimeControl};
 use super::{EngineSlot, Output, Settings};
 use crate::board::{Color, Move};
-use crate::engine::Engine;
+use crate::engine::{Engine, LearnError};
+use crate::search::time::duration_from_seconds;
 use crate::search::{Bound, Clock, Limits, SearchResult};
 
 /// The name the engine gives itself (one token).
@@ -86,7 +93,7 @@ impl Session {
                 return true;
             }
         };
-        log::debug!("nboard < {command}");
+        log::debug!("nboard < {}", super::excerpt(&command.to_string()));
         match command {
             Command::Nboard(version) => {
                 if version != 2 {
@@ -97,7 +104,7 @@ impl Session {
             }
             Command::SetDepth(depth) => {
                 self.slot.stop();
-                self.depth = depth.clamp(1, 60);
+                self.depth = depth.clamp(1, crate::search::driver::MAX_DEPTH);
                 self.out.line(Response::SetMyName(NAME.into()));
             }
             Command::SetGame(text) => self.set_game(&text),
@@ -107,6 +114,9 @@ impl Session {
             Command::Move(item) => self.play(item),
             Command::Ping(n) => {
                 self.slot.stop();
+                if n.is_none() {
+                    log::warn!("ping without a valid number, answered by a bare pong");
+                }
                 self.out.line(Response::Pong(n));
             }
             Command::Go => self.go(),
@@ -150,17 +160,19 @@ impl Session {
         match engine.play_inferring_pass(item.mv) {
             Ok(passed) => {
                 let mover = if passed { color.opposite() } else { color };
-                if let Some(t) = item.time.filter(|t| *t > 0.0) {
-                    self.clocks.used[index(mover)] += Duration::from_secs_f64(t);
+                if let Some(t) = item.time {
+                    let used = &mut self.clocks.used[index(mover)];
+                    *used = used.saturating_add(duration_from_seconds(t));
                 }
             }
             Err(e) => log::warn!("ignored move {}: {e}", item.mv),
         }
     }
 
-    /// The depth, and the clock of the side to move when the game has one.
+    /// The depth, and the clock of the side to move when the game has one. Stops a running
+    /// job: every caller is about to start a new one.
     fn limits(&mut self) -> Limits {
-        let color = self.slot.get().game().position().to_move;
+        let color = self.slot.stop().game().position().to_move;
         let clock = self.clocks.control[index(color)].map(|tc| Clock {
             remaining: tc
                 .base
@@ -206,22 +218,27 @@ impl Session {
     fn learn(&mut self) {
         let depth = self.depth;
         let out = self.out.clone();
-        self.slot.spawn(move |engine| {
-            match engine.learn(depth) {
-                Ok(added) => log::info!("learned the game: {added} new book positions"),
-                Err(e) => log::warn!("cannot learn the game: {e}"),
+        self.slot.spawn(move |engine| match engine.learn(depth) {
+            Ok(added) => {
+                log::info!("learned the game: {added} new book positions");
+                out.line(Response::Learned);
             }
-            out.line(Response::Learned);
+            // Stopped by a ping or a new request: the GUI no longer waits for `learned`.
+            Err(LearnError::Stopped) => log::info!("learning stopped, the book is unchanged"),
+            Err(e) => {
+                log::warn!("cannot learn the game: {e}");
+                out.line(Response::Learned);
+            }
         });
     }
 
+    /// `hint n`: the book's moves as `book` lines, then the other moves searched together,
+    /// depth by depth: each depth's `search` lines come together, so that NBoard, which keeps
+    /// the hints of the latest depth only, shows all of them.
     fn hint(&mut self, n: usize) {
         let limits = Limits::depth(self.depth);
         let out = self.out.clone();
         self.slot.spawn(move |engine| {
-            let mut nodes = 0;
-            let mut seconds = 0.0;
-            // The book's moves first, as `book` lines; the other moves are searched.
             let book = engine.book_choices();
             let mut excluded = 0u64;
             for choice in book.iter().take(n) {
@@ -238,32 +255,41 @@ impl Session {
                 });
                 return;
             }
-            let results = engine.hint_excluding(searched, &limits, excluded, &mut |_, result| {
-                out.line(Response::Search(hint_line(result)))
+            let start = std::time::Instant::now();
+            let mut nodes = 0;
+            engine.hint_excluding(searched, &limits, excluded, &mut |row| {
+                for result in row {
+                    nodes += result.nodes;
+                    out.line(Response::Search(hint_line(result)));
+                }
             });
-            for r in &results {
-                nodes += r.nodes;
-                seconds += r.time.as_secs_f64();
-            }
-            out.line(Response::NodeStats { nodes, seconds });
+            out.line(Response::NodeStats {
+                nodes,
+                seconds: start.elapsed().as_secs_f64(),
+            });
         });
     }
 
-    /// `analysis <moves made> <eval>` for every position, from the end back to the start.
+    /// `analysis <moves made> <eval>` for every position, from the end back to the start; the
+    /// eval is Black's (NBoard draws the series on its graph of Black's evals, and its own
+    /// engine sends Black's values).
     fn analyze(&mut self) {
         let depth = self.depth;
         let out = self.out.clone();
         self.slot.spawn(move |engine| {
-            engine.analyze_game(&Limits::depth(depth), &mut |moves_made, eval| {
+            engine.analyze_game(&Limits::depth(depth), &mut |moves_made, to_move, eval| {
+                let black = match to_move {
+                    Color::Black => eval,
+                    Color::White => -eval,
+                };
                 out.line(Response::Analysis {
                     moves_made: moves_made as u32,
-                    eval: eval as f64,
+                    eval: black as f64,
                 });
             });
         });
     }
 }
-
 /// A `book` line for one of the book's moves.
 fn book_line(choice: &crate::book::BookChoice) -> HintLine {
     HintLine {

@@ -9,13 +9,11 @@ use nom::IResult;
 use nom::Parser;
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_while1};
-use nom::character::complete::{
-    i64 as parse_i64, space0, space1, u32 as parse_u32, u64 as parse_u64,
-};
+use nom::character::complete::{space0, space1, u32 as parse_u32, u64 as parse_u64};
 use nom::combinator::{all_consuming, cut, map, opt, rest, value};
 use nom::sequence::preceded;
 
-use super::command::ParseError;
+use super::command::{ParseError, PingId};
 use crate::board::Move;
 use crate::board::notation::parse_transcript_moves;
 use crate::protocol::ggf::MoveItem;
@@ -104,8 +102,8 @@ pub struct HintLine {
 pub enum Response {
     /// `set myname <name>`.
     SetMyName(String),
-    /// `pong <n>`.
-    Pong(i64),
+    /// `pong <n>`, or a bare `pong` for a `ping` without a valid number.
+    Pong(Option<PingId>),
     /// `status <text>` (empty clears it).
     Status(String),
     /// `=== <mli>`: the chosen move.
@@ -147,7 +145,8 @@ impl fmt::Display for Response {
                 let token: String = name.split_whitespace().collect::<Vec<_>>().join("_");
                 write!(f, "set myname {token}")
             }
-            Response::Pong(n) => write!(f, "pong {n}"),
+            Response::Pong(Some(n)) => write!(f, "pong {n}"),
+            Response::Pong(None) => write!(f, "pong"),
             Response::Status(text) if text.is_empty() => write!(f, "status"),
             Response::Status(text) => write!(f, "status {text}"),
             Response::BestMove(item) => write!(f, "=== {item}"),
@@ -263,7 +262,14 @@ fn response(i: &str) -> IResult<&str, Response> {
             (tag("set"), space1, tag("myname"), space1),
             cut(map(token, |n| Response::SetMyName(n.to_string()))),
         ),
-        preceded((tag("pong"), space1), cut(map(parse_i64, Response::Pong))),
+        preceded(
+            tag("pong"),
+            cut(alt((
+                map(preceded(space1, token), |n: &str| PingId::parse(n))
+                    .map_res(|id| id.map(|id| Response::Pong(Some(id))).ok_or(())),
+                value(Response::Pong(None), space0),
+            ))),
+        ),
         preceded(
             tag("status"),
             map(rest, |t: &str| Response::Status(t.trim().to_string())),
@@ -352,7 +358,8 @@ mod tests {
     fn all_responses() -> Vec<Response> {
         vec![
             Response::SetMyName("Iago".into()),
-            Response::Pong(5),
+            Response::Pong(Some(5.into())),
+            Response::Pong(None),
             Response::Status(String::new()),
             Response::Status("Iago is thinking".into()),
             Response::BestMove(MoveItem::parse("F5/1.00/0.52").unwrap()),
