@@ -378,7 +378,7 @@ impl Engine {
         n: usize,
         limits: &Limits,
         observer: &mut (dyn FnMut(&[SearchResult]) + Send),
-    ) -> Vec<SearchResult> {
+    ) -> Hints {
         self.hint_excluding(n, limits, 0, observer)
     }
 
@@ -390,20 +390,48 @@ impl Engine {
         limits: &Limits,
         excluded: u64,
         observer: &mut (dyn FnMut(&[SearchResult]) + Send),
-    ) -> Vec<SearchResult> {
+    ) -> Hints {
         let (rules, state) = (self.game.rules(), self.game.state());
         let legal = rules.moves(&state);
+        let single = |result: SearchResult| Hints {
+            nodes: result.nodes,
+            moves: vec![result],
+        };
         if legal == 0 {
             let result = self.search_in(rules, &state, limits, Request::search(), &mut |_| {});
             observer(std::slice::from_ref(&result));
-            return vec![result];
+            return single(result);
         }
         let candidates = legal & !excluded;
         let n = n.min(candidates.count_ones() as usize);
+        if n == 0 {
+            return Hints {
+                moves: Vec::new(),
+                nodes: 0,
+            };
+        }
+        if n == 1 {
+            // One move: the ordinary iterative deepening, each iteration a row of one.
+            let mut reported = false;
+            let request = Request {
+                allowed: candidates,
+                ..Request::search()
+            };
+            let result = self.search_in(rules, &state, limits, request, &mut |r| {
+                reported = true;
+                observer(std::slice::from_ref(r));
+            });
+            if !reported {
+                // Stopped before a first iteration completed: the fallback move.
+                observer(std::slice::from_ref(&result));
+            }
+            return single(result);
+        }
         let start = Instant::now();
         let plan = limits.plan(start, rules.empty_count(&state.board()));
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let mut best: Vec<SearchResult> = Vec::new();
+        let mut nodes = 0;
         for depth in 1..=max_depth {
             // One iteration per move, under what is left of the whole hint's time.
             let step = Limits {
@@ -417,17 +445,22 @@ impl Engine {
                 let request = Request {
                     allowed,
                     first_depth: depth,
+                    // The aspiration window is centred on this rank's score a depth before.
+                    guess: best.get(row.len()).map(|r| r.score),
                     ..Request::search()
                 };
                 let result = self.search_in(rules, &state, &step, request, &mut |_| {});
+                nodes += result.nodes;
                 let complete = result.bound != Bound::Estimate || result.depth == depth;
                 if !complete {
                     // Stopped inside the iteration: the row is incomplete.
                     if best.is_empty() {
+                        // Not even depth 1: the moves found so far, the last a fallback.
                         row.push(result);
+                        observer(&row);
                         best = row;
                     }
-                    return best;
+                    return Hints { moves: best, nodes };
                 }
                 if let Some(sq) = result.best_move.square() {
                     allowed &= !(1u64 << sq.index());
@@ -441,7 +474,7 @@ impl Engine {
                 break;
             }
         }
-        best
+        Hints { moves: best, nodes }
     }
 
     /// Searches `state` under `rules`: a finished game is scored, a pass or a forced move is
@@ -515,24 +548,23 @@ impl Engine {
         if request.use_book && legal.count_ones() == 1 {
             // A forced move: searched only for its value.
             let limits = forced_limits(limits, start, rules.empty_count(&board));
-            let mut result =
-                self.think(rules, state, &limits, legal, request.first_depth, observer);
+            let mut result = self.think(rules, state, &limits, legal, request, observer);
             result.source = Source::Forced;
             result.time = start.elapsed();
             return result;
         }
-        self.think(rules, state, limits, legal, request.first_depth, observer)
+        self.think(rules, state, limits, legal, request, observer)
     }
 
-    /// Iterative deepening over the moves in `allowed` (at least one, all legal), from
-    /// `first_depth`: the 8x8 driver for standard Othello, the variant driver otherwise.
+    /// Iterative deepening over the moves in `allowed` (at least one, all legal), from the
+    /// request's first depth: the 8x8 driver for standard Othello, the variant driver otherwise.
     fn think(
         &mut self,
         rules: Rules,
         state: &State,
         limits: &Limits,
         allowed: u64,
-        first_depth: u32,
+        request: Request,
         observer: &mut (dyn FnMut(&SearchResult) + Send),
     ) -> SearchResult {
         let start = Instant::now();
@@ -549,7 +581,8 @@ impl Engine {
                     Think {
                         board: state.board(),
                         max_depth: limits.depth,
-                        first_depth,
+                        first_depth: request.first_depth,
+                        guess: request.guess,
                         plan,
                         allowed,
                         selectivity,
@@ -564,7 +597,7 @@ impl Engine {
                         rules,
                         state: *state,
                         max_depth: limits.depth,
-                        first_depth,
+                        first_depth: request.first_depth,
                         plan,
                         allowed,
                         observer,
@@ -573,6 +606,15 @@ impl Engine {
             }
         })
     }
+}
+
+/// What [`Engine::hint`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hints {
+    /// The moves of the last completed depth, best first.
+    pub moves: Vec<SearchResult>,
+    /// Positions visited by all the searches.
+    pub nodes: u64,
 }
 
 /// How [`Engine::search_in`] runs one search.
@@ -585,6 +627,8 @@ struct Request {
     use_book: bool,
     /// The first iteration's depth.
     first_depth: u32,
+    /// The expected score, centre of the first aspiration window.
+    guess: Option<i32>,
 }
 
 impl Request {
@@ -594,6 +638,7 @@ impl Request {
             allowed: u64::MAX,
             use_book: true,
             first_depth: 1,
+            guess: None,
         }
     }
 

@@ -110,7 +110,7 @@ fn a_forced_pass_is_valued_by_a_search_of_the_other_side() {
         let reply = fresh.analyze_state(&passed, &Limits::depth(6), &mut |_| {});
         assert_eq!(result.score, -reply.score, "{result:?} against {reply:?}");
         assert!(result.nodes > 0);
-        let hints = engine.hint(4, &Limits::depth(6), &mut |_| {});
+        let hints = engine.hint(4, &Limits::depth(6), &mut |_| {}).moves;
         assert_eq!(hints.len(), 1);
         assert_eq!(hints[0].best_move, Move::Pass);
     }
@@ -188,7 +188,9 @@ fn small_endgames_are_solved_exactly() {
 fn hint_ranks_distinct_moves_with_their_own_searches() {
     let mut engine = engine(2);
     let mut rows = Vec::new();
-    let results = engine.hint(4, &Limits::depth(5), &mut |row| rows.push(row.to_vec()));
+    let hints = engine.hint(4, &Limits::depth(5), &mut |row| rows.push(row.to_vec()));
+    let results = hints.moves;
+    assert!(hints.nodes >= rows.iter().flatten().map(|r| r.nodes).sum::<u64>());
     // Depth by depth, every row holds the four moves at one depth.
     assert_eq!(rows.len(), 5);
     for (d, row) in rows.iter().enumerate() {

@@ -718,3 +718,92 @@ fn importing_an_empty_book_is_an_error() {
     assert!(!dir.join("out.book").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+// Liveness figures for the record (not a timing assertion): how long a stop takes mid-search.
+
+/// `cargo test --release --test protocol_robustness -- --ignored --nocapture liveness`: 20 runs
+/// of each stop during a depth-40 search (2 threads), min / median / max in milliseconds.
+#[test]
+#[ignore = "measurement: run by hand on a quiet machine"]
+fn liveness_figures() {
+    fn summary(name: &str, mut ms: Vec<f64>) {
+        ms.sort_by(f64::total_cmp);
+        println!(
+            "{name:<40} min {:7.2}  median {:7.2}  max {:7.2} ms ({} runs)",
+            ms[0],
+            ms[ms.len() / 2],
+            ms[ms.len() - 1],
+            ms.len()
+        );
+    }
+    const RUNS: usize = 20;
+    let nboard_search = |delay: Duration, stop: &str| -> f64 {
+        let mut engine = Engine::start(&["nboard", "--threads", "2", "--no-book"]);
+        engine.send(&format!("nboard 2\nset depth 40\nset game {GAME}\nping 1"));
+        until_pong(&engine, 1, Duration::from_secs(10));
+        if delay.is_zero() {
+            let sent = Instant::now();
+            engine.send(&format!("go\n{stop}"));
+            return finish(&mut engine, stop, sent);
+        }
+        engine.send("go");
+        std::thread::sleep(delay);
+        let sent = Instant::now();
+        if stop.is_empty() {
+            engine.close();
+        } else {
+            engine.send(stop);
+        }
+        finish(&mut engine, stop, sent)
+    };
+    fn finish(engine: &mut Engine, stop: &str, sent: Instant) -> f64 {
+        if stop.starts_with("ping") {
+            until_pong(engine, 2, Duration::from_secs(10));
+            sent.elapsed().as_secs_f64() * 1000.0
+        } else {
+            let exited = engine.wait_exit(Duration::from_secs(10)).expect("exits");
+            (exited - sent).as_secs_f64() * 1000.0
+        }
+    }
+    let ms = Duration::from_millis;
+    for (name, delay, stop) in [
+        ("nboard ping 500 ms into go", ms(500), "ping 2"),
+        ("nboard ping sent with go", Duration::ZERO, "ping 2"),
+        ("nboard quit 500 ms into go", ms(500), "quit"),
+        ("nboard quit sent with go", Duration::ZERO, "quit"),
+        ("nboard end of input 500 ms into go", ms(500), ""),
+    ] {
+        summary(
+            name,
+            (0..RUNS).map(|_| nboard_search(delay, stop)).collect(),
+        );
+    }
+    for (name, stop) in [
+        ("gtp quit 500 ms into genmove", "quit"),
+        ("gtp end of input 500 ms into genmove", ""),
+        ("gtp # interrupt 500 ms into genmove", "# interrupt"),
+    ] {
+        let runs = (0..RUNS)
+            .map(|_| {
+                let mut engine =
+                    Engine::start(&["gtp", "--threads", "2", "--no-book", "--depth", "40"]);
+                engine.ok("gogui-interrupt");
+                engine.send("genmove b");
+                std::thread::sleep(ms(500));
+                let sent = Instant::now();
+                match stop {
+                    "" => engine.close(),
+                    s => engine.send(s),
+                }
+                if stop.starts_with('#') {
+                    engine.reply(Duration::from_secs(10));
+                    sent.elapsed().as_secs_f64() * 1000.0
+                } else {
+                    let exited = engine.wait_exit(Duration::from_secs(10)).expect("exits");
+                    (exited - sent).as_secs_f64() * 1000.0
+                }
+            })
+            .collect();
+        summary(name, runs);
+    }
+}

@@ -25,6 +25,9 @@ pub(crate) struct Think<'a> {
     pub max_depth: Option<u32>,
     /// The first midgame iteration (1 normally; a multi-PV search runs one depth at a time).
     pub first_depth: u32,
+    /// The expected score, if known (a multi-PV search's score a depth before): the centre of
+    /// the first aspiration window.
+    pub guess: Option<i32>,
     /// Deadlines.
     pub plan: TimePlan,
     /// Root moves to consider (a bitboard; other legal moves are ignored).
@@ -71,6 +74,7 @@ pub(crate) fn think(
         board,
         max_depth,
         first_depth,
+        guess,
         plan,
         allowed,
         selectivity,
@@ -88,7 +92,7 @@ pub(crate) fn think(
     let mut nodes = 0u64;
     let mut best: Option<SearchResult> = None;
     // The aspiration window's centre: the last score, of an iteration or a pre-search.
-    let mut guess: Option<i32> = None;
+    let mut guess: Option<i32> = guess;
     let mut presearched = false;
     let mut midgame_done = 0;
     let max_depth = max_depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);

@@ -1,4 +1,4 @@
-//! NBoard protocol v2 (`../shared/protocol/REFERENCE.md` §1): the session.
+//! NBoard protocol v2 (`docs/protocol.md`): the session.
 //!
 //! Searches (`go`, `hint`, `learn`, `analyze`) run on a worker thread and print their own
 //! replies; `ping` stops them and is answered after their last line; a state change or a new
@@ -256,15 +256,13 @@ impl Session {
                 return;
             }
             let start = std::time::Instant::now();
-            let mut nodes = 0;
-            engine.hint_excluding(searched, &limits, excluded, &mut |row| {
+            let hints = engine.hint_excluding(searched, &limits, excluded, &mut |row| {
                 for result in row {
-                    nodes += result.nodes;
                     out.line(Response::Search(hint_line(result)));
                 }
             });
             out.line(Response::NodeStats {
-                nodes,
+                nodes: hints.nodes,
                 seconds: start.elapsed().as_secs_f64(),
             });
         });
