@@ -413,6 +413,23 @@ pub fn parse_transcript_moves(text: &str) -> Result<Vec<(Move, usize)>, Transcri
     Ok(moves)
 }
 
+/// Text from outside as it may appear in a log line or an error message: at most 60
+/// characters, control characters and NUL escaped (`\u{0}`), and the length when it was cut.
+pub fn excerpt(text: &str) -> String {
+    const KEEP: usize = 60;
+    let shown: String = text
+        .chars()
+        .take(KEEP)
+        .flat_map(char::escape_debug)
+        .collect();
+    let total = text.chars().count();
+    if total > KEEP {
+        format!("{shown}... ({total} characters)")
+    } else {
+        shown
+    }
+}
+
 /// Text from a file or a pipe of positions, moves or openings, decoded lossily: a byte that is
 /// not UTF-8 (a name in cp1252 in a `%` comment) becomes U+FFFD, with a warning naming
 /// `source`, instead of rejecting the whole file.

@@ -554,7 +554,7 @@ impl FromStr for Rules {
     /// bare number (`32`, `32-discs`). E.g. `reversi-32`, `Anti-Reversi`, `6x6 anti`.
     /// Unset parts are Othello's. The result is not checked: see [`Rules::check_supported`].
     fn from_str(text: &str) -> Result<Rules, ParseRulesError> {
-        let error = || ParseRulesError(text.to_string());
+        let error = || ParseRulesError(super::notation::excerpt(text));
         let mut rules = Rules::OTHELLO;
         let words: Vec<String> = text
             .split(|c: char| c.is_whitespace() || c == ',' || c == '-' || c == '_')

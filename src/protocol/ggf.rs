@@ -429,7 +429,7 @@ impl GgfGame {
 
 /// Text from the game for an error message: cut and escaped.
 fn abbreviate(text: &str) -> String {
-    super::excerpt(text.trim())
+    crate::board::notation::excerpt(text.trim())
 }
 
 /// `TY[…]`: the size and the goal, e.g. `8`, `6a`, `s8r20` (the flags may stand before or

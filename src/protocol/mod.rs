@@ -11,6 +11,7 @@ use std::sync::mpsc::{Receiver, channel};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
+use crate::board::notation::excerpt;
 use crate::engine::{Engine, StopHandle};
 
 /// A line-oriented, flushed, thread-safe writer for protocol output (stdout in production).
@@ -131,23 +132,6 @@ pub fn spawn_reader(mut input: impl BufRead + Send + 'static) -> Receiver<Option
         })
         .expect("spawn the input thread");
     rx
-}
-
-/// Text from outside as it may appear in a log line or an error message: at most 60
-/// characters, control characters and NUL escaped (`\u{0}`), and the length when it was cut.
-pub fn excerpt(text: &str) -> String {
-    const KEEP: usize = 60;
-    let shown: String = text
-        .chars()
-        .take(KEEP)
-        .flat_map(char::escape_debug)
-        .collect();
-    let total = text.chars().count();
-    if total > KEEP {
-        format!("{shown}... ({total} characters)")
-    } else {
-        shown
-    }
 }
 
 /// The engine, either idle here or lent to a worker thread that runs one job (a search, or a

@@ -13,7 +13,7 @@ use nom::sequence::{preceded, terminated};
 use thiserror::Error;
 
 use crate::board::{Color, Move};
-use crate::protocol::excerpt;
+use crate::board::notation::excerpt;
 
 /// A command with its optional id.
 #[derive(Clone, Debug, PartialEq)]

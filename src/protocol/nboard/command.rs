@@ -12,7 +12,7 @@ use nom::combinator::{all_consuming, cut, map, rest, value};
 use nom::sequence::preceded;
 use thiserror::Error;
 
-use crate::protocol::excerpt;
+use crate::board::notation::excerpt;
 use crate::protocol::ggf::MoveItem;
 
 /// A command from the GUI.
