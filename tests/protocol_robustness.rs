@@ -426,6 +426,17 @@ fn from_bottom(vertex: &str) -> Move {
     }
 }
 
+/// `gogui-rules_legal_moves`, sorted.
+fn legal_vertices(engine: &mut Engine) -> Vec<String> {
+    let mut legal: Vec<String> = engine
+        .ok("gogui-rules_legal_moves")
+        .split_whitespace()
+        .map(String::from)
+        .collect();
+    legal.sort();
+    legal
+}
+
 #[test]
 fn othello_clients_name_rows_from_the_top() {
     let mut engine = gtp(&[]);
@@ -459,13 +470,7 @@ fn gogui_names_rows_from_the_bottom() {
     engine.ok("boardsize 8");
     engine.ok("clear_board");
     // Othello's d3 c4 f5 e6 are GoGui's D6 C5 F4 E3.
-    let mut legal: Vec<String> = engine
-        .ok("gogui-rules_legal_moves")
-        .split_whitespace()
-        .map(String::from)
-        .collect();
-    legal.sort();
-    assert_eq!(legal, ["C5", "D6", "E3", "F4"]);
+    assert_eq!(legal_vertices(&mut engine), ["C5", "D6", "E3", "F4"]);
     let mut game = Game::new(Rules::OTHELLO);
     engine.ok("play b F4");
     game.play(Move::parse("f5").unwrap()).unwrap();
@@ -524,13 +529,7 @@ fn a_gogui_rules_query_also_switches_and_rows_top_keeps_othello_names() {
     let mut fixed = gtp(&["--rows", "top"]);
     fixed.ok("gogui-interrupt");
     fixed.ok("play b f5");
-    let mut legal: Vec<String> = fixed
-        .ok("gogui-rules_legal_moves")
-        .split_whitespace()
-        .map(String::from)
-        .collect();
-    legal.sort();
-    assert_eq!(legal, ["D6", "F4", "F6"]);
+    assert_eq!(legal_vertices(&mut fixed), ["D6", "F4", "F6"]);
 }
 
 #[test]

@@ -12,8 +12,8 @@ use nom::combinator::{all_consuming, cut, map, map_res, opt, rest, value};
 use nom::sequence::{preceded, terminated};
 use thiserror::Error;
 
-use crate::board::{Color, Move};
 use crate::board::notation::excerpt;
+use crate::board::{Color, Move};
 
 /// A command with its optional id.
 #[derive(Clone, Debug, PartialEq)]

@@ -93,7 +93,10 @@ impl Session {
                 return true;
             }
         };
-        log::debug!("nboard < {}", crate::board::notation::excerpt(&command.to_string()));
+        log::debug!(
+            "nboard < {}",
+            crate::board::notation::excerpt(&command.to_string())
+        );
         match command {
             Command::Nboard(version) => {
                 if version != 2 {
