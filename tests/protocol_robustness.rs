@@ -176,6 +176,12 @@ fn lines_that_are_not_utf8_are_read_lossily() {
         stdout.lines().any(|l| l.trim_start().starts_with("1 ")),
         "{stdout}"
     );
+    // An openings file with one.
+    let path = std::env::temp_dir().join(format!("iago-latin1-{}.txt", std::process::id()));
+    std::fs::write(&path, b"# ouvertures de Jos\xe9\nf5d6c3\nf5f6e6\n").unwrap();
+    let openings = iago::matchrun::openings::load_openings(&path, Rules::OTHELLO);
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(openings.map(|o| o.len()), Ok(2));
 }
 
 // 5. Absurd clock values panicked (`cannot convert float seconds to Duration`).
