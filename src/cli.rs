@@ -423,7 +423,7 @@ pub(crate) fn opening_book(args: &EngineArgs) -> Option<crate::book::Book> {
 }
 
 /// The evaluation chosen by `--eval` (the embedded one without it).
-fn evaluator(eval: Option<&str>) -> Result<std::sync::Arc<dyn crate::eval::Evaluator>, CliError> {
+fn evaluator(eval: Option<&str>) -> Result<crate::eval::Evaluation, CliError> {
     match eval {
         None => Ok(crate::eval::default_evaluator()),
         Some(name) => {
@@ -566,7 +566,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             max_depth,
             threads,
             seed,
-            &*evaluator(eval.as_deref())?,
+            &evaluator(eval.as_deref())?,
         ),
         Command::Solve {
             file,
@@ -768,7 +768,7 @@ fn run_probcut_fit(
     max_depth: u32,
     threads: usize,
     seed: u64,
-    eval: &dyn crate::eval::Evaluator,
+    eval: &crate::eval::Evaluation,
 ) -> Result<(), CliError> {
     use crate::train::{probcut_fit, wthor};
     let mut games = Vec::new();

@@ -59,7 +59,7 @@ pub struct AnalyzeOptions {
 pub fn run(
     file: Option<&str>,
     options: AnalyzeOptions,
-    eval: std::sync::Arc<dyn crate::eval::Evaluator>,
+    eval: crate::eval::Evaluation,
     rules_args: &RulesArgs,
 ) -> Result<(), CliError> {
     let AnalyzeOptions {
@@ -243,11 +243,7 @@ const BENCH_LATER: [&str; 5] = [
 
 /// Searches the bench positions at `depth` on one thread; prints each node count, the total (a
 /// deterministic signature) and the speed.
-pub fn bench(
-    depth: u32,
-    hash: usize,
-    eval: std::sync::Arc<dyn crate::eval::Evaluator>,
-) -> Result<(), CliError> {
+pub fn bench(depth: u32, hash: usize, eval: crate::eval::Evaluation) -> Result<(), CliError> {
     let mut engine = Engine::new(EngineOptions {
         threads: 1,
         hash_mb: hash,

@@ -9,7 +9,7 @@ use std::time::Instant;
 use crate::board::rules::UnsupportedRules;
 use crate::board::{Board, Color, Game, IllegalMoveError, Move, Rules, State};
 use crate::book::{Book, BookChoice};
-use crate::eval::{Evaluator, default_evaluator};
+use crate::eval::{Evaluation, default_evaluator};
 use crate::search::driver::{MAX_DEPTH, Think};
 use crate::search::tt::TranspositionTable;
 use crate::search::{Bound, Limits, SearchResult, Source};
@@ -92,7 +92,7 @@ pub struct Engine {
     game: Game,
     tt: TranspositionTable,
     pool: rayon::ThreadPool,
-    evaluator: Arc<dyn Evaluator>,
+    evaluator: Evaluation,
     book: Option<Arc<RwLock<Book>>>,
     stop: Arc<AtomicBool>,
 }
@@ -155,14 +155,14 @@ impl Engine {
     }
 
     /// Uses another evaluation.
-    pub fn set_evaluator(&mut self, evaluator: Arc<dyn Evaluator>) {
+    pub fn set_evaluator(&mut self, evaluator: Evaluation) {
         self.evaluator = evaluator;
         self.tt.clear();
     }
 
     /// The evaluation in use.
-    pub fn evaluator(&self) -> &dyn Evaluator {
-        &*self.evaluator
+    pub fn evaluator(&self) -> &Evaluation {
+        &self.evaluator
     }
 
     /// Plugs in (or removes) an opening book.
@@ -570,25 +570,23 @@ impl Engine {
         let start = Instant::now();
         self.tt.new_search();
         let plan = limits.plan(start, rules.empty_count(&state.board()));
-        let (tt, evaluator, stop) = (&self.tt, &*self.evaluator, &*self.stop);
+        let (tt, evaluator, stop) = (&self.tt, &self.evaluator, &*self.stop);
         let selectivity = self.options.selectivity;
         self.pool.install(|| {
             if rules.is_standard() {
-                crate::search::driver::think(
-                    tt,
-                    evaluator,
-                    stop,
-                    Think {
-                        board: state.board(),
-                        max_depth: limits.depth,
-                        first_depth: request.first_depth,
-                        guess: request.guess,
-                        plan,
-                        allowed,
-                        selectivity,
-                        observer,
-                    },
-                )
+                let think = Think {
+                    board: state.board(),
+                    max_depth: limits.depth,
+                    first_depth: request.first_depth,
+                    guess: request.guess,
+                    plan,
+                    allowed,
+                    selectivity,
+                    observer,
+                };
+                crate::with_search_eval!(evaluator, eval => {
+                    crate::search::driver::think(tt, eval, stop, think)
+                })
             } else {
                 crate::search::variant::think(
                     tt,

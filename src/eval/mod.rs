@@ -5,10 +5,12 @@
 //! trained [`PatternEval`] compiled into the binary ([`default_evaluator`]); `--eval FILE` loads
 //! another weight file, and `--eval hand` selects the small hand-written [`HandEval`].
 
+pub mod features;
 mod hand;
 pub mod pattern;
 mod weights;
 
+pub use features::{Kernel, PatternState};
 pub use hand::HandEval;
 pub use weights::{PatternEval, SCALE, WeightsError};
 
@@ -26,11 +28,151 @@ pub trait Evaluator: Send + Sync {
     fn name(&self) -> &str;
 }
 
+/// An evaluation the search carries along with each position: static dispatch (the search is
+/// generic over it) and an incremental state updated from each move's flips.
+///
+/// The value of [`SearchEval::evaluate_with`] must equal the evaluation read from the board
+/// alone: the state only saves work.
+pub trait SearchEval: Sync {
+    /// What the search carries with each position (`()` for an evaluation without state).
+    type State: Copy + Send + Sync;
+
+    /// The state of `board`, from scratch.
+    fn state(&self, board: &Board) -> Self::State;
+
+    /// The state after the side to move plays `x`, flipping `flips`.
+    fn play(&self, state: &Self::State, x: usize, flips: u64) -> Self::State;
+
+    /// The state after a pass.
+    fn pass(&self, state: &Self::State) -> Self::State;
+
+    /// The evaluation of `board` (discs for the side to move, `-64..=64`) whose state is
+    /// `state`; `player_moves`: the side to move's legal moves when the caller has them.
+    fn evaluate_with(&self, board: &Board, state: &Self::State, player_moves: Option<u64>) -> i32;
+}
+
+/// Any evaluation as a [`SearchEval`] without a state: each leaf is read from the board (the
+/// slow path, for evaluations that are only known as `dyn Evaluator`).
+impl SearchEval for dyn Evaluator {
+    type State = ();
+
+    fn state(&self, _: &Board) {}
+
+    fn play(&self, _: &(), _: usize, _: u64) {}
+
+    fn pass(&self, _: &()) {}
+
+    fn evaluate_with(&self, board: &Board, _: &(), _: Option<u64>) -> i32 {
+        self.evaluate(board)
+    }
+}
+
+impl SearchEval for HandEval {
+    type State = ();
+
+    fn state(&self, _: &Board) {}
+
+    fn play(&self, _: &(), _: usize, _: u64) {}
+
+    fn pass(&self, _: &()) {}
+
+    #[inline]
+    fn evaluate_with(&self, board: &Board, _: &(), _: Option<u64>) -> i32 {
+        self.evaluate(board)
+    }
+}
+
+impl SearchEval for PatternEval {
+    type State = PatternState;
+
+    #[inline]
+    fn state(&self, board: &Board) -> PatternState {
+        PatternState::new(board)
+    }
+
+    #[inline]
+    fn play(&self, state: &PatternState, x: usize, flips: u64) -> PatternState {
+        state.play(x, flips, self.kernel())
+    }
+
+    #[inline]
+    fn pass(&self, state: &PatternState) -> PatternState {
+        state.pass()
+    }
+
+    #[inline]
+    fn evaluate_with(&self, board: &Board, state: &PatternState, player_moves: Option<u64>) -> i32 {
+        PatternEval::evaluate_with(self, board, state, player_moves)
+    }
+}
+
+/// The evaluations a search can run on, as one value the engine keeps: the search is
+/// compiled for each (see [`with_search_eval`]), so no leaf pays for a dynamic call.
+#[derive(Clone)]
+pub enum Evaluation {
+    /// The trained pattern evaluation.
+    Pattern(Arc<PatternEval>),
+    /// The hand-written evaluation.
+    Hand,
+}
+
+impl std::fmt::Debug for Evaluation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl Evaluation {
+    /// The static evaluation of `board` (see [`Evaluator::evaluate`]).
+    pub fn evaluate(&self, board: &Board) -> i32 {
+        match self {
+            Evaluation::Pattern(e) => e.evaluate(board),
+            Evaluation::Hand => HandEval.evaluate(board),
+        }
+    }
+
+    /// A short name for logs and reports.
+    pub fn name(&self) -> &str {
+        match self {
+            Evaluation::Pattern(e) => e.name(),
+            Evaluation::Hand => HandEval.name(),
+        }
+    }
+}
+
+impl Evaluator for Evaluation {
+    fn evaluate(&self, board: &Board) -> i32 {
+        Evaluation::evaluate(self, board)
+    }
+
+    fn name(&self) -> &str {
+        Evaluation::name(self)
+    }
+}
+
+/// Runs `$body` with `$e` bound to the concrete evaluation of `$evaluation` (an
+/// [`Evaluation`]): the one place where the search's static dispatch is chosen.
+#[macro_export]
+macro_rules! with_search_eval {
+    ($evaluation:expr, $e:ident => $body:expr) => {
+        match $evaluation {
+            $crate::eval::Evaluation::Pattern(pattern) => {
+                let $e: &$crate::eval::PatternEval = pattern;
+                $body
+            }
+            $crate::eval::Evaluation::Hand => {
+                let $e = &$crate::eval::HandEval;
+                $body
+            }
+        }
+    };
+}
+
 /// The evaluation the engine starts with: the embedded trained weights, parsed once per process.
 /// Should they be unusable (a build without trained weights), the hand-written evaluation stands
 /// in, with a warning in the log.
-pub fn default_evaluator() -> Arc<dyn Evaluator> {
-    static DEFAULT: OnceLock<Arc<dyn Evaluator>> = OnceLock::new();
+pub fn default_evaluator() -> Evaluation {
+    static DEFAULT: OnceLock<Evaluation> = OnceLock::new();
     let start = std::time::Instant::now();
     DEFAULT
         .get_or_init(|| match PatternEval::embedded() {
@@ -39,11 +181,11 @@ pub fn default_evaluator() -> Arc<dyn Evaluator> {
                     "evaluation weights loaded in {:.1} ms",
                     start.elapsed().as_secs_f64() * 1000.0
                 );
-                Arc::new(eval)
+                Evaluation::Pattern(Arc::new(eval))
             }
             Err(e) => {
                 log::warn!("embedded evaluation unusable ({e}); using the hand-written one");
-                Arc::new(HandEval)
+                Evaluation::Hand
             }
         })
         .clone()
@@ -51,10 +193,10 @@ pub fn default_evaluator() -> Arc<dyn Evaluator> {
 
 /// The evaluation named on a command line: `hand` (the hand-written one), `pattern` (the
 /// embedded weights) or the path of a weight file made by `iago train`.
-pub fn load_evaluator(name: &str) -> Result<Arc<dyn Evaluator>, WeightsError> {
+pub fn load_evaluator(name: &str) -> Result<Evaluation, WeightsError> {
     Ok(match name {
-        "hand" => Arc::new(HandEval),
-        "pattern" | "embedded" => Arc::new(PatternEval::embedded()?),
-        path => Arc::new(PatternEval::load(std::path::Path::new(path))?),
+        "hand" => Evaluation::Hand,
+        "pattern" | "embedded" => Evaluation::Pattern(Arc::new(PatternEval::embedded()?)),
+        path => Evaluation::Pattern(Arc::new(PatternEval::load(std::path::Path::new(path))?)),
     })
 }

@@ -414,7 +414,8 @@ const QUADRANTS: [u64; 4] = [
 /// cannot (no moves at all is far worse than one move).
 pub const COUNTS: usize = 33 + 33 + 41 + 41 + 2 + 65 + 65 + 5 + 65 + 20;
 
-const COUNT_OFFSET: usize = OFFSETS[PATTERNS.len()];
+/// Where the count tables start in a stage's weights: every pattern index lies below.
+pub const COUNT_OFFSET: usize = OFFSETS[PATTERNS.len()];
 
 /// Where each move pattern's table starts, after the count tables (`4^squares` weights each),
 /// and the scalar features after them.
@@ -742,6 +743,22 @@ fn for_each_index_transformed(board: &Board, mut f: impl FnMut(usize)) {
     }
 }
 
+/// The pattern instances in the order of [`for_each_index`]: each one's squares in digit order
+/// (digit k is worth 3^k) and where its pattern's table starts in a stage's weights.
+pub fn instance_layout() -> Vec<(Vec<usize>, usize)> {
+    plan()
+        .by_symmetry
+        .iter()
+        .enumerate()
+        .flat_map(|(s, patterns)| {
+            patterns.iter().map(move |&i| {
+                let squares = instance_squares(PATTERNS[i].squares, Symmetry::ALL[s]).collect();
+                (squares, OFFSETS[i])
+            })
+        })
+        .collect()
+}
+
 /// Calls `f(weight index within the table)` for every table weight of `board` (the
 /// [`FEATURES`] pattern instances and counts) and returns its scalar features; `mobility`:
 /// [`Mobility::of`] the board.
@@ -752,6 +769,17 @@ pub fn for_each_feature(
     mut f: impl FnMut(usize),
 ) -> [i32; SCALARS] {
     for_each_index(board, &mut f);
+    for_each_other_feature(board, mobility, f)
+}
+
+/// [`for_each_feature`] without the disc-pattern instances: the counts and the move patterns
+/// (what an incremental evaluation still computes at each position).
+#[inline]
+pub fn for_each_other_feature(
+    board: &Board,
+    mobility: Mobility,
+    mut f: impl FnMut(usize),
+) -> [i32; SCALARS] {
     let (p, o) = (board.player, board.opponent);
     let (moves_p, moves_o) = (mobility.player, mobility.opponent);
     let (mp, mo) = (moves_p.count_ones(), moves_o.count_ones());

@@ -21,11 +21,13 @@ use std::io::Write;
 use thiserror::Error;
 
 use super::Evaluator;
+use super::features::{INSTANCES, Kernel, PatternState, layout};
 use super::pattern::{
-    COUNTS, MOVE_PATTERNS, Mobility, PATTERNS, SCALARS, STAGE_SIZE, STAGES, TABLES, TABLES_OF,
-    for_each_feature, stage_empties, table,
+    COUNT_OFFSET, COUNTS, MOVE_PATTERNS, Mobility, PATTERNS, SCALARS, STAGE_SIZE, STAGES, TABLES,
+    TABLES_OF, for_each_feature, for_each_other_feature, stage_empties, table,
 };
 use crate::board::Board;
+use crate::board::movegen::moves;
 
 const MAGIC: &[u8; 8] = b"IAGOEVAL";
 const VERSION: u32 = 6;
@@ -163,6 +165,7 @@ fn layout_fingerprint() -> u64 {
 #[derive(Clone)]
 pub struct PatternEval {
     weights: Box<[i16]>,
+    kernel: Kernel,
 }
 
 impl PatternEval {
@@ -181,7 +184,25 @@ impl PatternEval {
         assert_eq!(weights.len(), TABLES * STAGE_SIZE);
         PatternEval {
             weights: weights.into_boxed_slice(),
+            kernel: Kernel::detect(),
         }
+    }
+
+    /// This evaluation with its incremental state updated by `kernel` (the portable one can be
+    /// chosen on any CPU; `Kernel::Avx2` only where the CPU has AVX2).
+    pub fn with_kernel(mut self, kernel: Kernel) -> PatternEval {
+        assert!(
+            kernel == Kernel::Scalar || Kernel::detect() == Kernel::Avx2,
+            "AVX2 is not available"
+        );
+        self.kernel = kernel;
+        self
+    }
+
+    /// How the incremental state is updated.
+    #[inline]
+    pub fn kernel(&self) -> Kernel {
+        self.kernel
     }
 
     /// The raw weights.
@@ -267,9 +288,7 @@ impl PatternEval {
                 *w = w.wrapping_add(b);
             }
         }
-        Ok(PatternEval {
-            weights: weights.into_boxed_slice(),
-        })
+        Ok(PatternEval::from_weights(weights))
     }
 
     /// The weight file.
@@ -304,7 +323,7 @@ impl PatternEval {
         out
     }
 
-    /// The evaluation in 1/64 disc, before rounding.
+    /// The evaluation in 1/64 disc, before rounding, read from the board alone.
     #[inline]
     pub fn evaluate_fine(&self, board: &Board) -> i32 {
         let mobility = Mobility::of(board);
@@ -312,19 +331,128 @@ impl PatternEval {
         let w = &self.weights[t * STAGE_SIZE..(t + 1) * STAGE_SIZE];
         let mut sum = 0i32;
         let s = for_each_feature(board, mobility, |i| sum += w[i] as i32);
-        let base = STAGE_SIZE - SCALARS;
-        for (k, x) in s.iter().enumerate() {
-            sum += x * w[base + k] as i32;
-        }
-        sum
+        sum + scalar_terms(w, s)
     }
+
+    /// [`PatternEval::evaluate_fine`] from the incremental state of `board`; `player_moves`:
+    /// the side to move's legal moves when the caller has them. The same value.
+    #[inline]
+    pub fn evaluate_fine_with(
+        &self,
+        board: &Board,
+        state: &PatternState,
+        player_moves: Option<u64>,
+    ) -> i32 {
+        let mobility = Mobility {
+            player: player_moves.unwrap_or_else(|| moves(board.player, board.opponent)),
+            opponent: moves(board.opponent, board.player),
+        };
+        let t = table(board, mobility);
+        let w = &self.weights[t * STAGE_SIZE..(t + 1) * STAGE_SIZE];
+        let mut sum = match self.kernel {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Kernel::Avx2` is only chosen when the CPU has AVX2.
+            Kernel::Avx2 => unsafe { pattern_sum_avx2(w, state) },
+            _ => pattern_sum(w, state),
+        };
+        let s = for_each_other_feature(board, mobility, |i| sum += w[i] as i32);
+        sum + scalar_terms(w, s)
+    }
+
+    /// The evaluation of `board` in discs from its incremental state (see
+    /// [`PatternEval::evaluate_fine_with`]).
+    #[inline]
+    pub fn evaluate_with(
+        &self,
+        board: &Board,
+        state: &PatternState,
+        player_moves: Option<u64>,
+    ) -> i32 {
+        round_to_discs(self.evaluate_fine_with(board, state, player_moves))
+    }
+}
+
+/// The weights of the pattern instances of a position with state `state` in the stage table
+/// `w`, summed.
+#[inline]
+fn pattern_sum(w: &[i16], state: &PatternState) -> i32 {
+    let offsets = &layout().offsets;
+    (0..INSTANCES)
+        .map(|lane| w[offsets[lane] as usize + state.mine[lane] as usize] as i32)
+        .sum()
+}
+
+/// [`pattern_sum`] by AVX2 gathers, eight lanes at a time.
+///
+/// # Safety
+/// The CPU must have AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn pattern_sum_avx2(w: &[i16], state: &PatternState) -> i32 {
+    use std::arch::x86_64::*;
+    const GROUPS: usize = INSTANCES.div_ceil(8);
+    let offsets = &layout().offsets;
+    // Every pattern index lies below the count tables, so the 32-bit read at a pattern weight
+    // (the weight and the one after it) stays inside the table.
+    debug_assert!(w.len() > COUNT_OFFSET);
+    let base = w.as_ptr().cast::<i32>();
+    // SAFETY: the loads read 8 lanes of `state.mine` and of `offsets` (80 lanes each, so
+    // 8 * GROUPS = 72 lanes are in bounds); each gathered lane reads the 4 bytes at weight
+    // `offset + index` of `w`, an instance index (below `COUNT_OFFSET`, see above), and the
+    // lanes of the last group beyond the instances are masked off and not read.
+    unsafe {
+        let mut acc = _mm256_setzero_si256();
+        for k in 0..GROUPS {
+            let index = _mm256_cvtepu16_epi32(_mm_loadu_si128(
+                state.mine.as_ptr().add(8 * k).cast::<__m128i>(),
+            ));
+            let offset = _mm256_loadu_si256(offsets.as_ptr().add(8 * k).cast::<__m256i>());
+            let at = _mm256_add_epi32(index, offset);
+            let valid = INSTANCES.saturating_sub(8 * k).min(8) as i32;
+            let gathered = if valid == 8 {
+                _mm256_i32gather_epi32::<2>(base, at)
+            } else {
+                let lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+                let mask = _mm256_cmpgt_epi32(_mm256_set1_epi32(valid), lanes);
+                _mm256_mask_i32gather_epi32::<2>(_mm256_setzero_si256(), base, at, mask)
+            };
+            // The low 16 bits of each lane are the weight: sign-extend them.
+            acc = _mm256_add_epi32(
+                acc,
+                _mm256_srai_epi32::<16>(_mm256_slli_epi32::<16>(gathered)),
+            );
+        }
+        let half = _mm_add_epi32(
+            _mm256_castsi256_si128(acc),
+            _mm256_extracti128_si256::<1>(acc),
+        );
+        let quarter = _mm_add_epi32(half, _mm_shuffle_epi32::<0b01_00_11_10>(half));
+        let one = _mm_add_epi32(quarter, _mm_shuffle_epi32::<0b10_11_00_01>(quarter));
+        _mm_cvtsi128_si32(one)
+    }
+}
+
+/// The scalar features times their weights (the last [`SCALARS`] of a table).
+#[inline]
+fn scalar_terms(w: &[i16], scalars: [i32; SCALARS]) -> i32 {
+    let base = STAGE_SIZE - SCALARS;
+    scalars
+        .iter()
+        .enumerate()
+        .map(|(k, x)| x * w[base + k] as i32)
+        .sum()
+}
+
+/// 1/64 disc to discs, rounded half away from zero, within `-64..=64`.
+#[inline]
+fn round_to_discs(fine: i32) -> i32 {
+    let discs = (fine + if fine >= 0 { SCALE / 2 } else { -SCALE / 2 }) / SCALE;
+    discs.clamp(-64, 64)
 }
 
 impl Evaluator for PatternEval {
     fn evaluate(&self, board: &Board) -> i32 {
-        let fine = self.evaluate_fine(board);
-        let discs = (fine + if fine >= 0 { SCALE / 2 } else { -SCALE / 2 }) / SCALE;
-        discs.clamp(-64, 64)
+        round_to_discs(self.evaluate_fine(board))
     }
 
     fn name(&self) -> &str {

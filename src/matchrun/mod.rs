@@ -68,8 +68,8 @@ pub mod tournament;
 
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
@@ -82,7 +82,6 @@ use self::spec::{BookChoice, ClockControl, EngineKind, EngineSpec, Limit, parse_
 use self::stats::{EloEstimate, Sprt, SprtDecision, Tally};
 use crate::board::Color;
 use crate::book::Book;
-use crate::eval::Evaluator;
 use crate::protocol::Protocol;
 
 /// The options of `iago match`.
@@ -309,7 +308,7 @@ pub struct Progress {
 struct EngineSetup {
     spec: EngineSpec,
     limit: Limit,
-    evaluator: Option<Arc<dyn Evaluator>>,
+    evaluator: Option<crate::eval::Evaluation>,
     book: Option<Book>,
 }
 
@@ -386,7 +385,7 @@ impl EngineSetup {
         match &self.spec.kind {
             EngineKind::Iago(options) => Box::new(IagoPlayer::new(
                 options.clone(),
-                Arc::clone(self.evaluator.as_ref().expect("loaded in prepare")),
+                self.evaluator.clone().expect("loaded in prepare"),
                 self.book.clone(),
             )),
             EngineKind::External(external) => match external.protocol {

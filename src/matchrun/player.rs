@@ -1,6 +1,5 @@
 //! The players of a game: the seam between the referee and an engine, and Iago in-process.
 
-use std::sync::Arc;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -9,7 +8,6 @@ use super::spec::{IagoOptions, Limit};
 use crate::board::{Game, Move};
 use crate::book::Book;
 use crate::engine::{Engine, EngineOptions};
-use crate::eval::Evaluator;
 use crate::protocol::ggf::GgfGame;
 use crate::search::{Clock, Limits};
 
@@ -75,14 +73,18 @@ pub(crate) trait Player: Send {
 /// Iago in the match process: one engine per player, with its own hash table and threads.
 pub(crate) struct IagoPlayer {
     options: IagoOptions,
-    evaluator: Arc<dyn Evaluator>,
+    evaluator: crate::eval::Evaluation,
     book: Option<Book>,
     engine: Option<Engine>,
 }
 
 impl IagoPlayer {
     /// A player with these options; the engine is built at the first game.
-    pub fn new(options: IagoOptions, evaluator: Arc<dyn Evaluator>, book: Option<Book>) -> Self {
+    pub fn new(
+        options: IagoOptions,
+        evaluator: crate::eval::Evaluation,
+        book: Option<Book>,
+    ) -> Self {
         IagoPlayer {
             options,
             evaluator,
@@ -99,7 +101,7 @@ impl IagoPlayer {
                 ..EngineOptions::default()
             })
             .map_err(|e| Failure::Crash(e.to_string()))?;
-            engine.set_evaluator(Arc::clone(&self.evaluator));
+            engine.set_evaluator(self.evaluator.clone());
             engine.set_book(self.book.clone());
             self.engine = Some(engine);
         }

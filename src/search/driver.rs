@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use crate::board::{Board, Move, Square};
-use crate::eval::Evaluator;
+use crate::eval::SearchEval;
 use crate::search::control::Control;
 use crate::search::endgame::SCORE_MAX;
 use crate::search::midgame::{MidgameSearch, NO_SELECTIVITY, RootMove, SELECTIVITY};
@@ -64,9 +64,9 @@ enum Phase {
 
 /// Searches `think.board` (which has at least one allowed move). Returns the result of the
 /// deepest completed iteration; a stopped first iteration still yields a legal move.
-pub(crate) fn think(
+pub(crate) fn think<E: SearchEval + ?Sized>(
     tt: &TranspositionTable,
-    eval: &dyn Evaluator,
+    eval: &E,
     stop: &AtomicBool,
     think: Think<'_>,
 ) -> SearchResult {
@@ -199,8 +199,8 @@ pub(crate) fn think(
 }
 
 /// One iteration with an aspiration window around the previous score, widened on failure.
-fn aspiration(
-    search: &mut MidgameSearch<'_>,
+fn aspiration<E: SearchEval + ?Sized>(
+    search: &mut MidgameSearch<'_, E>,
     board: &Board,
     root: &mut [RootMove],
     depth: u32,
@@ -240,15 +240,14 @@ fn aspiration(
 }
 
 /// When not even the first iteration completed: the move the static evaluation prefers.
-fn fallback(board: &Board, root: &[RootMove], eval: &dyn Evaluator) -> SearchResult {
+fn fallback<E: SearchEval + ?Sized>(board: &Board, root: &[RootMove], eval: &E) -> SearchResult {
+    let state = eval.state(board);
     let (sq, score) = root
         .iter()
         .map(|m| {
-            let child = board.play_unchecked(
-                m.sq as usize,
-                crate::board::movegen::flips(board.player, board.opponent, m.sq as usize),
-            );
-            (m.sq, -eval.evaluate(&child))
+            let child = board.play_unchecked(m.sq as usize, m.flips);
+            let cs = eval.play(&state, m.sq as usize, m.flips);
+            (m.sq, -eval.evaluate_with(&child, &cs, None))
         })
         .max_by_key(|&(_, s)| s)
         .expect("a root move");
@@ -322,9 +321,9 @@ pub(crate) const PRESEARCH_MIN_EMPTIES: u32 = 18;
 /// Runs the pre-searches of an exact solve of `board` (see [`PRESEARCH_GAP`]): midgame
 /// iterations from `first_depth`, then the whole-game ones. Returns the last score (or `guess`
 /// when none ran) and the nodes, or `None` for the score when stopped.
-fn presearch(
+fn presearch<E: SearchEval + ?Sized>(
     tt: &TranspositionTable,
-    eval: &dyn Evaluator,
+    eval: &E,
     control: Control<'_>,
     board: &Board,
     root: &mut [RootMove],
@@ -367,9 +366,9 @@ fn presearch(
 /// Solves `board` (which has a legal move) exactly in `(alpha, beta)` after the selective
 /// pre-searches: the score (fail-soft outside the window) and the nodes, or `None` when
 /// stopped.
-pub(crate) fn presearched_solve(
+pub(crate) fn presearched_solve<E: SearchEval + ?Sized>(
     tt: &TranspositionTable,
-    eval: &dyn Evaluator,
+    eval: &E,
     stop: &AtomicBool,
     board: &Board,
     alpha: i32,

@@ -23,7 +23,7 @@ use crate::board::Board;
 use crate::board::last_flip::count_last_flips;
 use crate::board::movegen::{flips, moves, potential_moves};
 use crate::board::stability::stable_discs;
-use crate::eval::Evaluator;
+use crate::eval::SearchEval;
 use crate::search::control::{self, Control};
 use crate::search::tt::{NO_MOVE, SEL_EXACT, TranspositionTable, TtData};
 
@@ -252,7 +252,7 @@ impl MoveList {
 }
 
 /// A single-threaded exact solver over a shared transposition table.
-pub struct EndgameSearch<'a> {
+pub struct EndgameSearch<'a, E: SearchEval + ?Sized = NoEval> {
     tt: &'a TranspositionTable,
     control: Control<'a>,
     poll: u32,
@@ -261,7 +261,25 @@ pub struct EndgameSearch<'a> {
     pub nodes: u64,
     aborted: bool,
     /// The evaluation that orders moves at nodes with many empties, if any.
-    eval: Option<&'a dyn Evaluator>,
+    eval: Option<&'a E>,
+}
+
+/// The evaluation of a solver that has none (its ordering uses the crude look-ahead).
+#[derive(Clone, Copy, Debug)]
+pub struct NoEval;
+
+impl SearchEval for NoEval {
+    type State = ();
+
+    fn state(&self, _: &Board) {}
+
+    fn play(&self, _: &(), _: usize, _: u64) {}
+
+    fn pass(&self, _: &()) {}
+
+    fn evaluate_with(&self, _: &Board, _: &(), _: Option<u64>) -> i32 {
+        0
+    }
 }
 
 /// Empties from which the evaluation's one-ply, then two-ply value of a child (instead of its
@@ -290,17 +308,25 @@ const EVAL_WEIGHT: [i32; EVAL_LOOKAHEAD_MIN_EMPTIES.len() + 1] = [20, 48, 48];
 /// the ordering value, from [`SHALLOW_ORDERING_MIN_EMPTIES`].
 const POTENTIAL_WEIGHT: i32 = 24;
 
-/// The `depth`-ply alpha-beta value of `board` under `eval`, for the side to move.
-fn eval_negamax(eval: &dyn Evaluator, board: &Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+/// The `depth`-ply alpha-beta value of `board` (whose evaluation state is `state`) under
+/// `eval`, for the side to move.
+fn eval_negamax<E: SearchEval + ?Sized>(
+    eval: &E,
+    board: &Board,
+    state: &E::State,
+    depth: u32,
+    mut alpha: i32,
+    beta: i32,
+) -> i32 {
     if depth == 0 {
-        return eval.evaluate(board);
+        return eval.evaluate_with(board, state, None);
     }
     let legal = moves(board.player, board.opponent);
     if legal == 0 {
         if moves(board.opponent, board.player) == 0 {
             return board.final_score();
         }
-        return -eval_negamax(eval, &board.pass(), depth, -beta, -alpha);
+        return -eval_negamax(eval, &board.pass(), &eval.pass(state), depth, -beta, -alpha);
     }
     let mut best = -SCORE_INF;
     let mut m = legal;
@@ -312,7 +338,8 @@ fn eval_negamax(eval: &dyn Evaluator, board: &Board, depth: u32, mut alpha: i32,
             player: board.opponent ^ f,
             opponent: board.player | f | 1 << x,
         };
-        let v = -eval_negamax(eval, &child, depth - 1, -beta, -alpha);
+        let cs = eval.play(state, x, f);
+        let v = -eval_negamax(eval, &child, &cs, depth - 1, -beta, -alpha);
         if v > best {
             best = v;
             if v > alpha {
@@ -352,16 +379,30 @@ impl<'a> EndgameSearch<'a> {
         }
     }
 
-    /// This search, ordering the moves of nodes with many empties by `eval` as well.
-    pub fn with_evaluator(mut self, eval: &'a dyn Evaluator) -> Self {
-        self.eval = Some(eval);
-        self
-    }
-
     /// A solver that splits its work over the threads of the current rayon pool (call it inside
     /// `ThreadPool::install`). Scores are the same as with one thread; node counts differ.
     pub fn new_parallel(tt: &'a TranspositionTable, stop: &'a AtomicBool) -> Self {
         EndgameSearch::new(tt, stop).parallel()
+    }
+}
+
+impl<'a, E: SearchEval + ?Sized> EndgameSearch<'a, E> {
+    /// This search, ordering the moves of nodes with many empties by `eval` as well.
+    pub fn with_evaluator<F: SearchEval + ?Sized>(self, eval: &'a F) -> EndgameSearch<'a, F> {
+        self.with_eval(Some(eval))
+    }
+
+    /// This search with `eval` (or none) ordering the moves.
+    fn with_eval<F: SearchEval + ?Sized>(self, eval: Option<&'a F>) -> EndgameSearch<'a, F> {
+        EndgameSearch {
+            tt: self.tt,
+            control: self.control,
+            poll: self.poll,
+            parallel: self.parallel,
+            nodes: self.nodes,
+            aborted: self.aborted,
+            eval,
+        }
     }
 
     /// This search, splitting over the current rayon pool when it has more than one thread.
@@ -743,8 +784,9 @@ impl<'a> EndgameSearch<'a> {
         let (tt, eval) = (self.tt, self.eval);
         let (best, sq, nodes) =
             control::split(&self.control, moves, alpha, -SCORE_INF, |mv, control| {
-                let mut sub = EndgameSearch::with_control(tt, control).parallel();
-                sub.eval = eval;
+                let mut sub = EndgameSearch::with_control(tt, control)
+                    .parallel()
+                    .with_eval(eval);
                 let x = mv.sq as usize;
                 let score = -sub.dispatch(
                     o ^ mv.flips,
@@ -870,6 +912,14 @@ impl<'a> EndgameSearch<'a> {
             .iter()
             .take_while(|&&min| n >= min)
             .count() as u32;
+        // The evaluation's state of this node, for the children's look-ahead.
+        let state = match self.eval {
+            Some(eval) if n >= SHALLOW_ORDERING_MIN_EMPTIES => Some(eval.state(&Board {
+                player: p,
+                opponent: o,
+            })),
+            _ => None,
+        };
         for mv in &mut list.moves[..list.len] {
             // Only the hash moves carry a value yet; the others wait at 0.
             if mv.value != 0 {
@@ -882,13 +932,18 @@ impl<'a> EndgameSearch<'a> {
             let mut value = -64 * mobility + 16 * ((odd >> x & 1) as i32) + 4 * SQUARE_VALUE[x];
             if n >= SHALLOW_ORDERING_MIN_EMPTIES {
                 value -= POTENTIAL_WEIGHT * potential_moves(cp, co).count_ones() as i32;
-                match self.eval {
-                    Some(eval) => {
+                match (self.eval, &state) {
+                    (Some(eval), Some(state)) => {
                         let child = Board {
                             player: cp,
                             opponent: co,
                         };
-                        let v = eval_negamax(eval, &child, eval_depth, -SCORE_INF, SCORE_INF);
+                        let cs = eval.play(state, x, mv.flips);
+                        let v = if eval_depth == 0 {
+                            eval.evaluate_with(&child, &cs, Some(replies))
+                        } else {
+                            eval_negamax(eval, &child, &cs, eval_depth, -SCORE_INF, SCORE_INF)
+                        };
                         value -= EVAL_WEIGHT[eval_depth as usize] * v;
                     }
                     _ => value -= 4 * shallow_value(cp, co, replies),
@@ -1020,7 +1075,7 @@ pub struct Solution {
     pub nodes: u64,
 }
 
-impl EndgameSearch<'_> {
+impl<E: SearchEval + ?Sized> EndgameSearch<'_, E> {
     /// Solves `board` and extracts a best line.
     pub fn solve(&mut self, board: &Board, mode: SolveMode) -> Result<Solution, Stopped> {
         let (alpha, beta) = mode.window();

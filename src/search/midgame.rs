@@ -7,7 +7,7 @@
 
 use crate::board::Board;
 use crate::board::movegen::{flips, moves, potential_moves};
-use crate::eval::Evaluator;
+use crate::eval::SearchEval;
 use crate::search::control::{self, Control};
 use crate::search::endgame::{EndgameSearch, SCORE_MAX};
 use crate::search::probcut;
@@ -44,7 +44,8 @@ const SELECTIVE_END_MIN_EMPTIES: u32 = 14;
 pub(crate) struct RootMove {
     /// The square (0..=63).
     pub sq: u8,
-    flips: u64,
+    /// The discs it flips.
+    pub flips: u64,
     /// Score of the last search of this move (`-SCORE_INF` before any).
     pub score: i32,
 }
@@ -67,10 +68,21 @@ impl RootMove {
     }
 }
 
-/// One thread's depth-limited search.
-pub(crate) struct MidgameSearch<'a> {
+/// A move of a node's list: its square, flips, ordering value, and the opponent's replies once
+/// the ordering generated them.
+#[derive(Clone, Copy, Debug, Default)]
+struct Child {
+    sq: u8,
+    flips: u64,
+    value: i32,
+    replies: Option<u64>,
+}
+
+/// One thread's depth-limited search over the evaluation `E` (static dispatch: the search is
+/// compiled for each evaluation), which carries its incremental state from node to node.
+pub(crate) struct MidgameSearch<'a, E: SearchEval + ?Sized> {
     tt: &'a TranspositionTable,
-    eval: &'a dyn Evaluator,
+    eval: &'a E,
     control: Control<'a>,
     poll: u32,
     parallel: bool,
@@ -80,12 +92,12 @@ pub(crate) struct MidgameSearch<'a> {
     aborted: bool,
 }
 
-impl<'a> MidgameSearch<'a> {
+impl<'a, E: SearchEval + ?Sized> MidgameSearch<'a, E> {
     /// A search at ProbCut level `selectivity` (see [`SELECTIVITY`]), splitting over the current
     /// rayon pool when `parallel`.
     pub fn new(
         tt: &'a TranspositionTable,
-        eval: &'a dyn Evaluator,
+        eval: &'a E,
         control: Control<'a>,
         parallel: bool,
         selectivity: usize,
@@ -102,19 +114,27 @@ impl<'a> MidgameSearch<'a> {
         }
     }
 
+    /// [`MidgameSearch::pvs`] of `board`, whose evaluation state is computed here.
+    pub fn search_board(&mut self, board: &Board, alpha: i32, beta: i32, depth: u32) -> i32 {
+        let state = self.eval.state(board);
+        self.pvs(board.player, board.opponent, &state, alpha, beta, depth)
+    }
+
     /// Whether the search was stopped (its scores are then meaningless).
     pub fn aborted(&self) -> bool {
         self.aborted
     }
 
-    /// The static evaluation, counted as a node.
+    /// The static evaluation from the position's state, counted as a node; `player_moves`:
+    /// the side to move's legal moves when known.
     #[inline]
-    fn evaluate(&mut self, p: u64, o: u64) -> i32 {
+    fn evaluate(&mut self, p: u64, o: u64, state: &E::State, player_moves: Option<u64>) -> i32 {
         self.nodes += 1;
-        self.eval.evaluate(&Board {
+        let board = Board {
             player: p,
             opponent: o,
-        })
+        };
+        self.eval.evaluate_with(&board, state, player_moves)
     }
 
     /// Searches `root` (the moves of `board`, best guess first) at `depth` in `(alpha, beta)`.
@@ -134,18 +154,20 @@ impl<'a> MidgameSearch<'a> {
         depth: u32,
     ) -> (i32, usize) {
         let (p, o) = (board.player, board.opponent);
+        let state = self.eval.state(board);
         let mut best = -SCORE_INF;
         let mut best_index = 0;
         for i in 0..root.len() {
             let mv = root[i];
             let (cp, co) = (o ^ mv.flips, p | mv.flips | 1 << mv.sq);
+            let cs = self.eval.play(&state, mv.sq as usize, mv.flips);
             let mut score;
             if i == 0 {
-                score = -self.pvs(cp, co, -beta, -alpha, depth - 1);
+                score = -self.pvs(cp, co, &cs, -beta, -alpha, depth - 1);
             } else {
-                score = -self.pvs(cp, co, -alpha - 1, -alpha, depth - 1);
+                score = -self.pvs(cp, co, &cs, -alpha - 1, -alpha, depth - 1);
                 if !self.aborted && score > alpha && score < beta {
-                    score = -self.pvs(cp, co, -beta, -alpha, depth - 1);
+                    score = -self.pvs(cp, co, &cs, -beta, -alpha, depth - 1);
                 }
             }
             if self.aborted {
@@ -173,10 +195,19 @@ impl<'a> MidgameSearch<'a> {
         (best, best_index)
     }
 
-    /// Negamax PVS, fail-soft, at `depth` plies (passes are free). A depth that covers every
-    /// empty square is exact without selectivity; with it, the search goes on to the end with
-    /// ProbCut and calls the exact solver at [`SELECTIVE_END_MIN_EMPTIES`].
-    pub fn pvs(&mut self, p: u64, o: u64, mut alpha: i32, mut beta: i32, depth: u32) -> i32 {
+    /// Negamax PVS, fail-soft, at `depth` plies (passes are free); `state`: the evaluation's
+    /// state of `(p, o)`. A depth that covers every empty square is exact without selectivity;
+    /// with it, the search goes on to the end with ProbCut and calls the exact solver at
+    /// [`SELECTIVE_END_MIN_EMPTIES`].
+    pub fn pvs(
+        &mut self,
+        p: u64,
+        o: u64,
+        state: &E::State,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: u32,
+    ) -> i32 {
         let empties = (p | o).count_zeros();
         let mut depth = depth;
         if depth >= empties {
@@ -187,7 +218,7 @@ impl<'a> MidgameSearch<'a> {
             depth = empties;
         }
         if depth == 0 {
-            return self.evaluate(p, o);
+            return self.evaluate(p, o, state, None);
         }
         self.nodes += 1;
         if self.control.should_stop(&mut self.poll) {
@@ -217,12 +248,12 @@ impl<'a> MidgameSearch<'a> {
             if moves(o, p) == 0 {
                 return board.final_score();
             }
-            return -self.pvs(o, p, -beta, -alpha, depth);
+            return -self.pvs(o, p, &self.eval.pass(state), -beta, -alpha, depth);
         }
-        if let Some(score) = self.probcut(p, o, alpha, beta, depth, empties) {
+        if let Some(score) = self.probcut(p, o, state, alpha, beta, depth, empties) {
             return score;
         }
-        let mut list = [(0u8, 0u64, 0i32); 34];
+        let mut list = [Child::default(); 34];
         let mut len = 0;
         let mut m = legal;
         while m != 0 {
@@ -232,10 +263,15 @@ impl<'a> MidgameSearch<'a> {
             if f == o {
                 return SCORE_MAX;
             }
-            list[len] = (x as u8, f, 0);
+            list[len] = Child {
+                sq: x as u8,
+                flips: f,
+                value: 0,
+                replies: None,
+            };
             len += 1;
         }
-        self.order(p, o, &mut list[..len], hash_move, depth);
+        self.order(p, o, state, &mut list[..len], hash_move, depth);
         if self.aborted {
             return 0;
         }
@@ -244,7 +280,7 @@ impl<'a> MidgameSearch<'a> {
         let mut best_move = NO_MOVE;
         for i in 0..len {
             if i == 1 && self.parallel && depth >= SPLIT_MIN_DEPTH && beta == alpha + 1 && len > 2 {
-                let (score, sq) = self.split(p, o, alpha, &list[1..len], depth);
+                let (score, sq) = self.split(p, o, state, alpha, &list[1..len], depth);
                 if self.aborted {
                     return 0;
                 }
@@ -254,15 +290,29 @@ impl<'a> MidgameSearch<'a> {
                 }
                 break;
             }
-            let (x, f, _) = list[i];
+            let Child {
+                sq: x,
+                flips: f,
+                replies,
+                ..
+            } = list[i];
             let (cp, co) = (o ^ f, p | f | 1 << x);
+            let cs = self.eval.play(state, x as usize, f);
             let mut score;
-            if i == 0 {
-                score = -self.pvs(cp, co, -beta, -alpha, depth - 1);
+            if depth == 1 && (cp | co) != u64::MAX {
+                // A leaf: its static value with the replies the ordering generated. A
+                // null-window search inside the window would be searched again for the same
+                // value: counted, not repeated.
+                score = -self.evaluate(cp, co, &cs, replies);
+                if i > 0 && score > alpha && score < beta {
+                    self.nodes += 1;
+                }
+            } else if i == 0 {
+                score = -self.pvs(cp, co, &cs, -beta, -alpha, depth - 1);
             } else {
-                score = -self.pvs(cp, co, -alpha - 1, -alpha, depth - 1);
+                score = -self.pvs(cp, co, &cs, -alpha - 1, -alpha, depth - 1);
                 if !self.aborted && score > alpha && score < beta {
-                    score = -self.pvs(cp, co, -beta, -alpha, depth - 1);
+                    score = -self.pvs(cp, co, &cs, -beta, -alpha, depth - 1);
                 }
             }
             if self.aborted {
@@ -305,10 +355,15 @@ impl<'a> MidgameSearch<'a> {
 
     /// Multi-ProbCut: a shallow null-window search predicts whether the deep one would fail high
     /// (or low) with the confidence of the current level; if so, returns the bound.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the node's board, state, window, depth and empties, all in the hot path"
+    )]
     fn probcut(
         &mut self,
         p: u64,
         o: u64,
+        state: &E::State,
         alpha: i32,
         beta: i32,
         depth: u32,
@@ -322,7 +377,7 @@ impl<'a> MidgameSearch<'a> {
         let t = SELECTIVITY[self.selectivity].0;
         let high = ((beta as f32 + t * sigma - a) / b).ceil() as i32;
         if beta < SCORE_MAX && high < SCORE_MAX {
-            let score = self.pvs(p, o, high - 1, high, shallow);
+            let score = self.pvs(p, o, state, high - 1, high, shallow);
             if self.aborted {
                 return Some(0);
             }
@@ -332,7 +387,7 @@ impl<'a> MidgameSearch<'a> {
         }
         let low = ((alpha as f32 - t * sigma - a) / b).floor() as i32;
         if alpha > -SCORE_MAX && low > -SCORE_MAX {
-            let score = self.pvs(p, o, low, low + 1, shallow);
+            let score = self.pvs(p, o, state, low, low + 1, shallow);
             if self.aborted {
                 return Some(0);
             }
@@ -345,7 +400,15 @@ impl<'a> MidgameSearch<'a> {
 
     /// Orders `list` best first: the hash move, then by a shallow search of each child (from
     /// depth 3), the opponent's mobility (corners counting double) and potential mobility.
-    fn order(&mut self, p: u64, o: u64, list: &mut [(u8, u64, i32)], hash_move: u8, depth: u32) {
+    fn order(
+        &mut self,
+        p: u64,
+        o: u64,
+        state: &E::State,
+        list: &mut [Child],
+        hash_move: u8,
+        depth: u32,
+    ) {
         let sort_depth = match depth {
             0..=2 => None,
             3..=5 => Some(0),
@@ -353,26 +416,43 @@ impl<'a> MidgameSearch<'a> {
             _ => Some(2),
         };
         for entry in list.iter_mut() {
-            let (x, f, _) = *entry;
+            let (x, f) = (entry.sq, entry.flips);
             if x == hash_move {
-                entry.2 = 1 << 24;
+                entry.value = 1 << 24;
                 continue;
             }
             let (cp, co) = (o ^ f, p | f | 1 << x);
+            if depth >= 2 {
+                // The child probes the table first thing: start loading its bucket.
+                self.tt.prefetch(
+                    Board {
+                        player: cp,
+                        opponent: co,
+                    }
+                    .hash(),
+                );
+            }
             let replies = moves(cp, co);
+            entry.replies = Some(replies);
             let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
             let potential = potential_moves(cp, co).count_ones() as i32;
             let mut value = -16 * mobility - 4 * potential;
             if let Some(d) = sort_depth {
-                let score = -self.pvs(cp, co, -SCORE_MAX, SCORE_MAX, d);
+                let cs = self.eval.play(state, x as usize, f);
+                let score = if d == 0 && (cp | co) != u64::MAX {
+                    // The child's static value, with the replies just generated.
+                    -self.evaluate(cp, co, &cs, Some(replies))
+                } else {
+                    -self.pvs(cp, co, &cs, -SCORE_MAX, SCORE_MAX, d)
+                };
                 if self.aborted {
                     return;
                 }
                 value += 32 * score;
             }
-            entry.2 = value;
+            entry.value = value;
         }
-        list.sort_unstable_by_key(|e| -e.2);
+        list.sort_unstable_by_key(|e| -e.value);
     }
 
     /// Searches `moves` of a null-window node `(alpha, alpha + 1)` in parallel; the first child
@@ -381,8 +461,9 @@ impl<'a> MidgameSearch<'a> {
         &mut self,
         p: u64,
         o: u64,
+        state: &E::State,
         alpha: i32,
-        moves: &[(u8, u64, i32)],
+        moves: &[Child],
         depth: u32,
     ) -> (i32, u8) {
         let (tt, eval, selectivity) = (self.tt, self.eval, self.selectivity);
@@ -391,9 +472,13 @@ impl<'a> MidgameSearch<'a> {
             moves,
             alpha,
             -SCORE_INF,
-            |&(x, f, _), control| {
+            |&Child {
+                 sq: x, flips: f, ..
+             },
+             control| {
                 let mut sub = MidgameSearch::new(tt, eval, control, true, selectivity);
-                let score = -sub.pvs(o ^ f, p | f | 1 << x, -alpha - 1, -alpha, depth - 1);
+                let cs = eval.play(state, x as usize, f);
+                let score = -sub.pvs(o ^ f, p | f | 1 << x, &cs, -alpha - 1, -alpha, depth - 1);
                 (score, x, sub.nodes, sub.aborted)
             },
         );
@@ -409,7 +494,7 @@ impl<'a> MidgameSearch<'a> {
 mod tests {
     use super::*;
     use crate::board::{Move, Square};
-    use crate::eval::HandEval;
+    use crate::eval::{Evaluator, HandEval};
     use std::sync::atomic::AtomicBool;
 
     /// Plain negamax to `depth` with the same conventions (passes free, exact when the depth
@@ -473,7 +558,14 @@ mod tests {
                     false,
                     NO_SELECTIVITY,
                 );
-                let score = search.pvs(board.player, board.opponent, -SCORE_MAX, SCORE_MAX, depth);
+                let score = search.pvs(
+                    board.player,
+                    board.opponent,
+                    &(),
+                    -SCORE_MAX,
+                    SCORE_MAX,
+                    depth,
+                );
                 assert_eq!(score, minimax(&board, depth), "seed {seed} depth {depth}");
             }
         }

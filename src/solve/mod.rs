@@ -51,7 +51,7 @@ pub struct SolveReport {
 pub struct Solver {
     options: SolverOptions,
     /// Orders the moves of nodes with many empties.
-    evaluator: Arc<dyn crate::eval::Evaluator>,
+    evaluator: crate::eval::Evaluation,
     tt: TranspositionTable,
     stop: Arc<AtomicBool>,
     pool: rayon::ThreadPool,
@@ -98,20 +98,23 @@ impl Solver {
     /// Solves `board` on the current thread pool, from selective pre-searches when the position
     /// is large enough, then extracts the line.
     fn solve_in_pool(&self, board: &Board) -> Result<Solution, Stopped> {
+        crate::with_search_eval!(&self.evaluator, eval => self.solve_with(eval, board))
+    }
+
+    /// [`Solver::solve_in_pool`] with the evaluation's static dispatch chosen.
+    fn solve_with<E: crate::eval::SearchEval + ?Sized>(
+        &self,
+        eval: &E,
+        board: &Board,
+    ) -> Result<Solution, Stopped> {
         let mode = self.options.mode;
-        let mut search =
-            EndgameSearch::new_parallel(&self.tt, &self.stop).with_evaluator(&*self.evaluator);
+        let mut search = EndgameSearch::new_parallel(&self.tt, &self.stop).with_evaluator(eval);
         if board.empty_count() < PRESEARCH_MIN_EMPTIES || board.legal_moves().is_empty() {
             return search.solve(board, mode);
         }
         let (alpha, beta) = mode.window();
         let (raw, nodes) = crate::search::driver::presearched_solve(
-            &self.tt,
-            &*self.evaluator,
-            &self.stop,
-            board,
-            alpha,
-            beta,
+            &self.tt, eval, &self.stop, board, alpha, beta,
         );
         let score = mode.score_of(raw.ok_or(Stopped)?);
         let pv = search.principal_variation(board, score, mode)?;

@@ -600,10 +600,12 @@ fn solve(tt: &mut TranspositionTable, board: &Board, known: &HashMap<Board, i8>)
     tt.new_search();
     let stop = AtomicBool::new(false);
     let ordering = default_evaluator();
-    let score = EndgameSearch::new(tt, &stop)
-        .with_evaluator(&*ordering)
-        .search(board, -64, 64)
-        .expect("not stopped");
+    let score = crate::with_search_eval!(&ordering, eval => {
+        EndgameSearch::new(tt, &stop)
+            .with_evaluator(eval)
+            .search(board, -64, 64)
+            .expect("not stopped")
+    });
     (score, true)
 }
 
@@ -695,7 +697,7 @@ fn label(
                     } else {
                         options.bootstrap_depth
                     };
-                    let score = search.pvs(e.board.player, e.board.opponent, -64, 64, depth);
+                    let score = search.search_board(&e.board, -64, 64, depth);
                     (e.board, score as f32, LabelKind::Bootstrap, false)
                 }
             },
@@ -1034,7 +1036,7 @@ fn exact_report(
             |tt, (b, v)| {
                 tt.clear();
                 let mut search = MidgameSearch::new(tt, eval, Control::new(&stop, None), false, 2);
-                (search.pvs(b.player, b.opponent, -64, 64, 8) - v).abs() as f64
+                (search.search_board(b, -64, 64, 8) - v).abs() as f64
             },
         )
         .sum();

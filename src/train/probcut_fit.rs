@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use rayon::prelude::*;
 
 use crate::board::Board;
-use crate::eval::Evaluator;
+use crate::eval::SearchEval;
 use crate::search::control::Control;
 use crate::search::midgame::{MidgameSearch, NO_SELECTIVITY, RootMove};
 use crate::search::probcut::{MAX_FITTED_DEPTH, MIN_DEPTH, STAGES, shallow_depth, stage};
@@ -67,7 +67,17 @@ pub struct Sample {
 /// empties), spread over the current rayon pool, one position per task.
 pub fn collect(
     positions: &[Board],
-    eval: &dyn Evaluator,
+    eval: &crate::eval::Evaluation,
+    max_depth: u32,
+    done: &(dyn Fn() + Sync),
+) -> Vec<Sample> {
+    crate::with_search_eval!(eval, e => collect_with(positions, e, max_depth, done))
+}
+
+/// [`collect`] with the evaluation's static dispatch chosen.
+fn collect_with<E: SearchEval + ?Sized>(
+    positions: &[Board],
+    eval: &E,
     max_depth: u32,
     done: &(dyn Fn() + Sync),
 ) -> Vec<Sample> {
