@@ -1,12 +1,15 @@
 //! Evaluation speed: evaluations per second of the trained pattern evaluation (embedded weights)
-//! and of the hand-written one, over positions from every stage of a game.
+//! read from the board, of the same evaluation carried incrementally as the search does it
+//! (each child's state updated from its parent's, then evaluated: the cost per leaf), with both
+//! kernels, and of the hand-written one, over positions from every stage of a game.
 //! Run: `cargo bench --bench eval` (criterion prints the throughput in elements/s).
 
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use iago::board::movegen::flips;
 use iago::board::{Board, Move};
-use iago::eval::{Evaluator, HandEval, PatternEval};
+use iago::eval::{Evaluator, HandEval, Kernel, PatternEval, SearchEval};
 
 /// 1,000 positions from pseudo-random games (a fixed seed), every number of empties alike.
 fn positions() -> Vec<Board> {
@@ -49,6 +52,48 @@ fn evaluation(c: &mut Criterion) {
                 .sum::<i32>()
         })
     });
+    // Search order: each position's children, the state of each updated from the parent's.
+    let children: u32 = boards.iter().map(|b| b.legal_moves().count()).sum();
+    group.finish();
+    let mut group = c.benchmark_group("evaluate children");
+    group.throughput(Throughput::Elements(children as u64));
+    group.bench_function("pattern from scratch", |b| {
+        b.iter(|| {
+            let mut sum = 0;
+            for x in &boards {
+                for sq in x.legal_moves().iter() {
+                    let child = x.play(Move::Play(sq));
+                    sum += pattern.evaluate_fine(black_box(&child));
+                }
+            }
+            sum
+        })
+    });
+    for (name, kernel) in [("avx2", Kernel::detect()), ("portable", Kernel::Scalar)] {
+        if name == "avx2" && kernel != Kernel::Avx2 {
+            continue;
+        }
+        let eval = pattern.clone().with_kernel(kernel);
+        group.bench_function(format!("pattern update + evaluate, {name}"), |b| {
+            b.iter(|| {
+                let mut sum = 0;
+                for x in &boards {
+                    let state = eval.state(x);
+                    for sq in x.legal_moves().iter() {
+                        let i = sq.index() as usize;
+                        let f = flips(x.player, x.opponent, i);
+                        let child = x.play_unchecked(i, f);
+                        let s = eval.play(&state, i, f);
+                        sum += eval.evaluate_fine_with(black_box(&child), &s, None);
+                    }
+                }
+                sum
+            })
+        });
+    }
+    group.finish();
+    let mut group = c.benchmark_group("evaluate");
+    group.throughput(Throughput::Elements(boards.len() as u64));
     group.bench_function("hand", |b| {
         b.iter(|| {
             boards

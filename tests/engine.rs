@@ -282,3 +282,36 @@ fn searches_run_without_a_stop_handle() {
     let result = engine.go(&Limits::depth(6), &mut |_| {});
     assert_eq!(result.depth, 6, "{result:?}");
 }
+
+/// `iago bench` at its default depth visits exactly the nodes it visited before the evaluation
+/// became incremental (3,408,973 at fafbcaf): a different count means a different evaluation or
+/// search. With `IAGO_EVAL_KERNEL=scalar` (CI's second run) this checks the portable kernel.
+/// New weights or a search change set a new signature here, deliberately.
+#[test]
+fn bench_node_signature_is_unchanged() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_iago"))
+        .arg("bench")
+        .output()
+        .expect("run iago bench");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.lines().any(|l| l == "nodes: 3408973"), "{text}");
+}
+
+/// `IAGO_EVAL_KERNEL=scalar` forces the portable kernel (CI's second run relies on it); without
+/// it the AVX2 kernel serves wherever the CPU has AVX2.
+#[test]
+fn the_evaluation_kernel_follows_the_environment() {
+    use iago::eval::Kernel;
+    let forced = std::env::var("IAGO_EVAL_KERNEL").is_ok_and(|k| k == "scalar");
+    #[cfg(target_arch = "x86_64")]
+    let avx2 = std::arch::is_x86_feature_detected!("avx2");
+    #[cfg(not(target_arch = "x86_64"))]
+    let avx2 = false;
+    let expected = if avx2 && !forced {
+        Kernel::Avx2
+    } else {
+        Kernel::Scalar
+    };
+    assert_eq!(Kernel::detect(), expected);
+}

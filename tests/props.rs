@@ -223,3 +223,64 @@ proptest! {
         }
     }
 }
+
+/// The embedded weights, once per test process, with each kernel.
+fn pattern_evals() -> &'static [iago::eval::PatternEval; 2] {
+    use iago::eval::{Kernel, PatternEval};
+    static EVALS: std::sync::OnceLock<[PatternEval; 2]> = std::sync::OnceLock::new();
+    EVALS.get_or_init(|| {
+        let fast = PatternEval::embedded().expect("the embedded weights");
+        let portable = fast.clone().with_kernel(Kernel::Scalar);
+        [fast, portable]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// The evaluation carried by the search equals the evaluation read from the board, at every
+    /// position of random games (every stage, passes included), with both kernels (the detected
+    /// one and the portable one), with the side to move's moves given or not, and through the
+    /// evaluation cache.
+    #[test]
+    fn incremental_evaluation_equals_evaluation_from_scratch(seed in any::<u64>()) {
+        use iago::eval::{Evaluator, SearchEval};
+        let evals = pattern_evals();
+        let mut board = Board::start();
+        let mut states = [evals[0].state(&board), evals[1].state(&board)];
+        let mut state = seed | 1;
+        loop {
+            let legal = moves(board.player, board.opponent);
+            let fine = evals[0].evaluate_fine(&board);
+            for (eval, s) in evals.iter().zip(&states) {
+                prop_assert_eq!(eval.evaluate_fine_with(&board, s, None), fine);
+                prop_assert_eq!(eval.evaluate_fine_with(&board, s, Some(legal)), fine);
+                prop_assert_eq!(
+                    SearchEval::evaluate_with(eval, &board, s, None),
+                    eval.evaluate(&board)
+                );
+            }
+            if legal == 0 {
+                let passed = board.pass();
+                if moves(passed.player, passed.opponent) == 0 {
+                    break;
+                }
+                board = passed;
+                for (eval, s) in evals.iter().zip(states.iter_mut()) {
+                    *s = eval.pass(s);
+                }
+                continue;
+            }
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let squares: Vec<Square> = iago::board::Bitboard(legal).iter().collect();
+            let x = squares[(state % squares.len() as u64) as usize].index() as usize;
+            let f = flips(board.player, board.opponent, x);
+            board = board.play_unchecked(x, f);
+            for (eval, s) in evals.iter().zip(states.iter_mut()) {
+                *s = eval.play(s, x, f);
+            }
+        }
+    }
+}

@@ -166,6 +166,36 @@ fn layout_fingerprint() -> u64 {
 pub struct PatternEval {
     weights: Box<[i16]>,
     kernel: Kernel,
+    /// Tells this evaluation's entries in the evaluation caches from other evaluations'.
+    id: u32,
+}
+
+/// Entries of each thread's evaluation cache (24 bytes each: 192 KiB); the size was chosen by
+/// measurement (docs/lab/2026-11-26-eval-speed.md).
+const CACHE_ENTRIES: usize = 1 << 13;
+
+/// One evaluated position: the board, the evaluation it was evaluated by, the value.
+#[derive(Clone, Copy, Default)]
+struct CacheEntry {
+    player: u64,
+    opponent: u64,
+    eval: u32,
+    value: i32,
+}
+
+thread_local! {
+    /// The last evaluations of this thread's searches, direct-mapped by the board's hash: a
+    /// search evaluates many positions again (iterative deepening, ProbCut's shallow searches
+    /// and the move ordering revisit the same leaves). An entry answers only for the same board
+    /// and the same evaluation, so the value is always the one computed.
+    static CACHE: std::cell::RefCell<Box<[CacheEntry]>> =
+        std::cell::RefCell::new(vec![CacheEntry::default(); CACHE_ENTRIES].into_boxed_slice());
+}
+
+/// A new evaluation's cache id (0 stays unused, so empty entries never match).
+fn next_id() -> u32 {
+    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 impl PatternEval {
@@ -185,6 +215,7 @@ impl PatternEval {
         PatternEval {
             weights: weights.into_boxed_slice(),
             kernel: Kernel::detect(),
+            id: next_id(),
         }
     }
 
@@ -368,7 +399,25 @@ impl PatternEval {
         state: &PatternState,
         player_moves: Option<u64>,
     ) -> i32 {
-        round_to_discs(self.evaluate_fine_with(board, state, player_moves))
+        let at = board.hash() as usize & (CACHE_ENTRIES - 1);
+        let cached = CACHE.with_borrow(|cache| {
+            let e = cache[at];
+            (e.player == board.player && e.opponent == board.opponent && e.eval == self.id)
+                .then_some(e.value)
+        });
+        if let Some(value) = cached {
+            return value;
+        }
+        let value = round_to_discs(self.evaluate_fine_with(board, state, player_moves));
+        CACHE.with_borrow_mut(|cache| {
+            cache[at] = CacheEntry {
+                player: board.player,
+                opponent: board.opponent,
+                eval: self.id,
+                value,
+            }
+        });
+        value
     }
 }
 
