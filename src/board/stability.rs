@@ -110,21 +110,59 @@ fn full_lines(filled: u64) -> [u64; 4] {
     v &= v >> 16;
     v &= v >> 32;
     v = (v & ROW_1).wrapping_mul(COL_A);
-    let mut d9 = 0;
-    let mut d7 = 0;
-    for k in 0..15 {
-        let m9 = DIAG9_LINES[k];
-        d9 |= m9 & (((filled & m9) == m9) as u64).wrapping_neg();
-        let m7 = DIAG7_LINES[k];
-        d7 |= m7 & (((filled & m7) == m7) as u64).wrapping_neg();
-    }
-    [h, v, d9, d7]
+    [h, v, full_diagonals(filled, 9), full_diagonals(filled, 7)]
 }
 
-/// The 15 diagonals in each direction (a1-h8 parallels, then h1-a8 parallels).
+/// The filled squares whose diagonal in direction `step` (9: a1-h8, 7: h1-a8) is full: each
+/// square ANDs its neighbours at 1, 2 and 4 steps on both sides, a neighbour beyond the board
+/// counting as filled.
+#[inline]
+fn full_diagonals(filled: u64, step: u32) -> u64 {
+    // Per distance (1, 2, 4 steps): the squares whose neighbour that far up (higher index) or
+    // down (lower index) the diagonal is off the board.
+    let (up, down) = if step == 9 {
+        (
+            [
+                0xFF80_8080_8080_8080u64,
+                0xFFFF_C0C0_C0C0_C0C0,
+                0xFFFF_FFFF_F0F0_F0F0,
+            ],
+            [
+                0x0101_0101_0101_01FFu64,
+                0x0303_0303_0303_FFFF,
+                0x0F0F_0F0F_FFFF_FFFF,
+            ],
+        )
+    } else {
+        (
+            [
+                0xFF01_0101_0101_0101u64,
+                0xFFFF_0303_0303_0303,
+                0xFFFF_FFFF_0F0F_0F0F,
+            ],
+            [
+                0x8080_8080_8080_80FFu64,
+                0xC0C0_C0C0_C0C0_FFFF,
+                0xF0F0_F0F0_FFFF_FFFF,
+            ],
+        )
+    };
+    let mut full = filled;
+    for k in 0..3 {
+        let shift = step << k;
+        full &= ((full >> shift) | up[k]) & ((full << shift) | down[k]);
+    }
+    full
+}
+
+/// The 15 diagonals in each direction (a1-h8 parallels, then h1-a8 parallels): the reference
+/// for [`full_diagonals`].
+#[cfg(test)]
 static DIAG9_LINES: [u64; 15] = build_diagonal_lines(true);
+#[cfg(test)]
 static DIAG7_LINES: [u64; 15] = build_diagonal_lines(false);
 
+#[cfg(test)]
 const fn build_diagonal_lines(main: bool) -> [u64; 15] {
     let mut out = [0u64; 15];
     let mut sq = 0;
@@ -137,43 +175,45 @@ const fn build_diagonal_lines(main: bool) -> [u64; 15] {
     out
 }
 
-/// Whether no disc of `p` (with `filled` the occupied squares) can be stable: its seeds are
-/// its edge-stable discs and the squares whose four lines are full, which need a full row. Most
-/// midgame positions have neither, and this test costs a fraction of the full computation.
+/// Whether `filled` has a full row. Without one no square has its four lines full, and the
+/// only seeds of stability are the edge-stable discs: most midgame positions have neither, and
+/// this test costs a fraction of the full computation.
 #[inline]
-fn no_seed(p: u64, o: u64, filled: u64) -> bool {
+fn has_full_row(filled: u64) -> bool {
     // A byte of `!filled` that is zero is a full row.
     let empty = !filled;
-    let full_row = empty.wrapping_sub(COL_A) & !empty & (COL_A << 7);
-    full_row == 0 && edge_stable(p, o) == 0
+    empty.wrapping_sub(COL_A) & !empty & (COL_A << 7) != 0
 }
 
 /// The stable discs of `p` (see the module documentation). A lower bound on the discs `p` keeps
 /// to the end of the game.
 pub fn stable_discs(p: u64, o: u64) -> u64 {
-    if no_seed(p, o, p | o) {
+    let edges = edge_stable(p, o);
+    if edges == 0 && !has_full_row(p | o) {
         return 0;
     }
-    stable_with_lines(p, o, full_lines(p | o))
+    stable_with_lines(p, edges, full_lines(p | o))
 }
 
 /// The stable discs of both sides, `(of p, of o)`: the filled lines are found once.
 pub fn stable_discs_both(p: u64, o: u64) -> (u64, u64) {
     let filled = p | o;
-    if no_seed(p, o, filled) && no_seed(o, p, filled) {
+    let (edges_p, edges_o) = (edge_stable(p, o), edge_stable(o, p));
+    if (edges_p | edges_o) == 0 && !has_full_row(filled) {
         return (0, 0);
     }
-    let lines = full_lines(p | o);
+    let lines = full_lines(filled);
     (
-        stable_with_lines(p, o, lines),
-        stable_with_lines(o, p, lines),
+        stable_with_lines(p, edges_p, lines),
+        stable_with_lines(o, edges_o, lines),
     )
 }
 
-/// [`stable_discs`] given the squares of the filled lines of each direction.
+/// The stable discs of `p` given its edge-stable discs and the squares of the filled lines of
+/// each direction.
 #[inline]
-fn stable_with_lines(p: u64, o: u64, [h, v, d9, d7]: [u64; 4]) -> u64 {
-    let mut stable = (edge_stable(p, o) | (h & v & d9 & d7)) & p;
+fn stable_with_lines(p: u64, edges: u64, [h, v, d9, d7]: [u64; 4]) -> u64 {
+    let mut stable = (edges | (h & v & d9 & d7)) & p;
     if stable == 0 {
         return 0;
     }
@@ -220,13 +260,23 @@ mod tests {
             let colours = next();
             let (p, o) = (filled & colours, filled & !colours);
             let lines = full_lines(p | o);
+            let (edges_p, edges_o) = (edge_stable(p, o), edge_stable(o, p));
             let full = (
-                stable_with_lines(p, o, lines),
-                stable_with_lines(o, p, lines),
+                stable_with_lines(p, edges_p, lines),
+                stable_with_lines(o, edges_o, lines),
             );
             assert_eq!(stable_discs_both(p, o), full);
             assert_eq!(stable_discs(p, o), full.0);
-            shortcuts += usize::from(no_seed(p, o, p | o) && no_seed(o, p, p | o));
+            shortcuts += usize::from(edges_p | edges_o == 0 && !has_full_row(p | o));
+            // The full diagonals against the 15 lines of each direction.
+            let filled = p | o;
+            for (step, lines) in [(9, &DIAG9_LINES), (7, &DIAG7_LINES)] {
+                let by_lines = lines
+                    .iter()
+                    .filter(|&&m| filled & m == m)
+                    .fold(0, |acc, &m| acc | m);
+                assert_eq!(full_diagonals(filled, step), by_lines, "{filled:#x} {step}");
+            }
         }
         assert!(shortcuts > 100, "the shortcut was tested: {shortcuts}");
     }
