@@ -816,8 +816,18 @@ fn run_protocol(
         hash_mb: args.hash,
         ..crate::engine::EngineOptions::default()
     })?;
-    engine.set_evaluator(evaluator(args.eval.as_deref())?);
-    engine.set_book(opening_book(&args));
+    let evaluation = evaluator(args.eval.as_deref())?;
+    let embedded = matches!(evaluation, crate::eval::Evaluation::Embedded);
+    engine.set_evaluator(evaluation);
+    // The weights (see `default_evaluator`) and then the book load while the session starts,
+    // one after the other, so that their peaks of memory do not add up.
+    let book_args = args.clone();
+    engine.set_book_loading(move || {
+        if embedded {
+            crate::eval::embedded();
+        }
+        opening_book(&book_args)
+    });
     crate::protocol::serve(
         engine,
         protocol,

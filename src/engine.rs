@@ -3,7 +3,7 @@
 //! nothing about any protocol.
 
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
 use std::time::Instant;
 
 use crate::board::rules::UnsupportedRules;
@@ -93,7 +93,7 @@ pub struct Engine {
     tt: TranspositionTable,
     pool: rayon::ThreadPool,
     evaluator: Evaluation,
-    book: Option<Arc<RwLock<Book>>>,
+    book: BookSlot,
     stop: Arc<AtomicBool>,
 }
 
@@ -118,7 +118,7 @@ impl Engine {
             pool: build_pool(options.threads)?,
             tt: TranspositionTable::try_new(options.hash_mb)?,
             evaluator: default_evaluator(),
-            book: None,
+            book: BookSlot::ready(None),
             stop: Arc::new(AtomicBool::new(false)),
         })
     }
@@ -167,7 +167,25 @@ impl Engine {
 
     /// Plugs in (or removes) an opening book.
     pub fn set_book(&mut self, book: Option<Book>) {
-        self.book = book.map(|b| Arc::new(RwLock::new(b)));
+        self.book = BookSlot::ready(book);
+    }
+
+    /// Plugs in the opening book that `load` reads, on a thread of its own: the engine answers
+    /// at once, and the first use of the book waits for it.
+    pub fn set_book_loading(&mut self, load: impl FnOnce() -> Option<Book> + Send + 'static) {
+        self.book = match std::thread::Builder::new()
+            .name("iago-book".into())
+            .spawn(load)
+        {
+            Ok(handle) => BookSlot {
+                ready: OnceLock::new(),
+                loading: Mutex::new(Some(handle)),
+            },
+            Err(e) => {
+                log::warn!("cannot start the book loader ({e}); playing without a book");
+                BookSlot::ready(None)
+            }
+        };
     }
 
     /// Forgets everything learned in the hash table.
@@ -324,7 +342,7 @@ impl Engine {
         if !self.game.rules().is_standard() {
             return Vec::new();
         }
-        self.book.as_ref().map_or_else(Vec::new, |b| {
+        self.book.get().map_or_else(Vec::new, |b| {
             b.read()
                 .expect("book lock")
                 .choices(&self.game.position().board)
@@ -333,14 +351,14 @@ impl Engine {
 
     /// Whether an opening book is loaded.
     pub fn has_book(&self) -> bool {
-        self.book.is_some()
+        self.book.get().is_some()
     }
 
     /// Adds the current game to the book (its first 40 plies; new positions searched at
     /// `depth`) and saves the book when it came from a file. Returns the positions added. A
     /// stop leaves the book as it was.
     pub fn learn(&mut self, depth: u32) -> Result<usize, LearnError> {
-        let Some(book) = self.book.clone() else {
+        let Some(book) = self.book.get().cloned() else {
             return Err(LearnError::NoBook);
         };
         if !self.game.rules().is_standard() {
@@ -528,7 +546,7 @@ impl Engine {
         };
         if request.use_book
             && rules.is_standard()
-            && let Some(book) = &self.book
+            && let Some(book) = self.book.get()
             && let Some(hit) = book.read().expect("book lock").choose(&board)
             && board.is_legal(hit.mv)
         {
@@ -603,6 +621,33 @@ impl Engine {
                 )
             }
         })
+    }
+}
+
+/// The opening book: ready (or none), or still being read by a thread of its own.
+struct BookSlot {
+    ready: OnceLock<Option<Arc<RwLock<Book>>>>,
+    loading: Mutex<Option<std::thread::JoinHandle<Option<Book>>>>,
+}
+
+impl BookSlot {
+    /// A slot holding `book`.
+    fn ready(book: Option<Book>) -> BookSlot {
+        BookSlot {
+            ready: OnceLock::from(book.map(|b| Arc::new(RwLock::new(b)))),
+            loading: Mutex::new(None),
+        }
+    }
+
+    /// The book, once read (the first call waits for the loader).
+    fn get(&self) -> Option<&Arc<RwLock<Book>>> {
+        self.ready
+            .get_or_init(|| {
+                let loader = self.loading.lock().expect("book loader lock").take();
+                let book = loader.and_then(|h| h.join().unwrap_or(None));
+                book.map(|b| Arc::new(RwLock::new(b)))
+            })
+            .as_ref()
     }
 }
 
@@ -698,7 +743,7 @@ impl std::fmt::Debug for Engine {
             .field("options", &self.options)
             .field("position", &self.game.position().to_string())
             .field("evaluator", &self.evaluator.name())
-            .field("book", &self.book.is_some())
+            .field("book", &self.has_book())
             .finish()
     }
 }

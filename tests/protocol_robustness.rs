@@ -318,7 +318,10 @@ fn forced_moves_and_passes_carry_searched_values() {
     let mut engine = nboard(&["--no-book"]);
     engine.send(&format!("set depth 6\nset game {white}\nping 1\ngo"));
     let lines = engine.until(Duration::from_secs(10), |l| l.starts_with("==="));
-    assert_eq!(lines.last().unwrap(), "=== D1/64.00/0.00", "{lines:?}");
+    assert!(
+        lines.last().unwrap().starts_with("=== D1/64.00/"),
+        "{lines:?}"
+    );
     engine.send("ping 2\nhint 1");
     until_pong(&engine, 2, Duration::from_secs(5));
     let lines = engine.until(Duration::from_secs(10), |l| l.starts_with("nodestats"));

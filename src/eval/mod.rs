@@ -110,10 +110,38 @@ impl SearchEval for PatternEval {
 /// compiled for each (see [`with_search_eval`]), so no leaf pays for a dynamic call.
 #[derive(Clone)]
 pub enum Evaluation {
-    /// The trained pattern evaluation.
+    /// The trained weights compiled into the binary, read once per process on first use
+    /// ([`embedded`]; [`default_evaluator`] starts reading them in the background). Should they
+    /// be unusable, the hand-written evaluation stands in.
+    Embedded,
+    /// A trained pattern evaluation (e.g. from a weight file).
     Pattern(Arc<PatternEval>),
     /// The hand-written evaluation.
     Hand,
+}
+
+/// The weights compiled into the binary, read on the first call (later calls wait for it);
+/// `None`, with a warning in the log, when they are unusable.
+pub fn embedded() -> Option<&'static PatternEval> {
+    static EMBEDDED: OnceLock<Option<PatternEval>> = OnceLock::new();
+    EMBEDDED
+        .get_or_init(|| {
+            let start = std::time::Instant::now();
+            match PatternEval::embedded() {
+                Ok(eval) => {
+                    log::info!(
+                        "evaluation weights loaded in {:.1} ms",
+                        start.elapsed().as_secs_f64() * 1000.0
+                    );
+                    Some(eval)
+                }
+                Err(e) => {
+                    log::warn!("embedded evaluation unusable ({e}); using the hand-written one");
+                    None
+                }
+            }
+        })
+        .as_ref()
 }
 
 impl std::fmt::Debug for Evaluation {
@@ -125,16 +153,13 @@ impl std::fmt::Debug for Evaluation {
 impl Evaluation {
     /// The static evaluation of `board` (see [`Evaluator::evaluate`]).
     pub fn evaluate(&self, board: &Board) -> i32 {
-        match self {
-            Evaluation::Pattern(e) => e.evaluate(board),
-            Evaluation::Hand => HandEval.evaluate(board),
-        }
+        crate::with_search_eval!(self, e => Evaluator::evaluate(e, board))
     }
 
     /// A short name for logs and reports.
     pub fn name(&self) -> &str {
         match self {
-            Evaluation::Pattern(e) => e.name(),
+            Evaluation::Embedded | Evaluation::Pattern(_) => "pattern",
             Evaluation::Hand => HandEval.name(),
         }
     }
@@ -154,41 +179,39 @@ impl Evaluator for Evaluation {
 /// [`Evaluation`]): the one place where the search's static dispatch is chosen.
 #[macro_export]
 macro_rules! with_search_eval {
-    ($evaluation:expr, $e:ident => $body:expr) => {
-        match $evaluation {
-            $crate::eval::Evaluation::Pattern(pattern) => {
-                let $e: &$crate::eval::PatternEval = pattern;
-                $body
-            }
-            $crate::eval::Evaluation::Hand => {
+    ($evaluation:expr, $e:ident => $body:expr) => {{
+        let pattern: Option<&$crate::eval::PatternEval> = match $evaluation {
+            $crate::eval::Evaluation::Embedded => $crate::eval::embedded(),
+            $crate::eval::Evaluation::Pattern(pattern) => Some(pattern),
+            $crate::eval::Evaluation::Hand => None,
+        };
+        match pattern {
+            Some($e) => $body,
+            None => {
                 let $e = &$crate::eval::HandEval;
                 $body
             }
         }
-    };
+    }};
 }
 
-/// The evaluation the engine starts with: the embedded trained weights, parsed once per process.
-/// Should they be unusable (a build without trained weights), the hand-written evaluation stands
-/// in, with a warning in the log.
+/// The evaluation the engine starts with: the embedded trained weights ([`Evaluation::Embedded`]).
+/// The first call starts reading them on a thread of their own, so that a program answers its
+/// first commands while they load; the first search waits for them.
 pub fn default_evaluator() -> Evaluation {
-    static DEFAULT: OnceLock<Evaluation> = OnceLock::new();
-    let start = std::time::Instant::now();
-    DEFAULT
-        .get_or_init(|| match PatternEval::embedded() {
-            Ok(eval) => {
-                log::info!(
-                    "evaluation weights loaded in {:.1} ms",
-                    start.elapsed().as_secs_f64() * 1000.0
-                );
-                Evaluation::Pattern(Arc::new(eval))
-            }
-            Err(e) => {
-                log::warn!("embedded evaluation unusable ({e}); using the hand-written one");
-                Evaluation::Hand
-            }
-        })
-        .clone()
+    static STARTED: std::sync::Once = std::sync::Once::new();
+    STARTED.call_once(|| {
+        let started = std::thread::Builder::new()
+            .name("iago-weights".into())
+            .spawn(|| {
+                embedded();
+            });
+        if let Err(e) = started {
+            // The first search reads them instead.
+            log::debug!("weights not read in the background: {e}");
+        }
+    });
+    Evaluation::Embedded
 }
 
 /// The evaluation named on a command line: `hand` (the hand-written one), `pattern` (the
@@ -196,7 +219,11 @@ pub fn default_evaluator() -> Evaluation {
 pub fn load_evaluator(name: &str) -> Result<Evaluation, WeightsError> {
     Ok(match name {
         "hand" => Evaluation::Hand,
-        "pattern" | "embedded" => Evaluation::Pattern(Arc::new(PatternEval::embedded()?)),
+        "pattern" | "embedded" => match embedded() {
+            Some(_) => Evaluation::Embedded,
+            // Read again for the reason (the first reading only logged it).
+            None => return Err(PatternEval::embedded().expect_err("unusable weights")),
+        },
         path => Evaluation::Pattern(Arc::new(PatternEval::load(std::path::Path::new(path))?)),
     })
 }
