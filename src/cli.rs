@@ -285,7 +285,7 @@ pub enum Command {
         #[arg(long, value_name = "FILE|hand")]
         eval: Option<String>,
     },
-    /// Train the pattern evaluation on game archives and write the weight file (see README).
+    /// Train the pattern evaluation on game archives and write the weight file (see docs/manual.md).
     Train {
         /// A directory of WTHOR `WTH_*.wtb` files (or one file).
         #[arg(long, value_name = "PATH")]
@@ -372,7 +372,7 @@ pub enum Command {
     /// Play a round robin between two or more engines: every pair plays --rounds rounds of two
     /// games (colours swapped) as in `match`; standings by points, then Brightwell quotient.
     Tournament(crate::matchrun::tournament::TournamentArgs),
-    /// Opening books: build, deepen, learn, info, probe, export, import (see the README).
+    /// Opening books: build, deepen, learn, info, probe, export, import (see docs/manual.md).
     #[command(subcommand)]
     Book(crate::cli_book::BookCommand),
     /// Print a position as a grid: a board string ("<64 squares> X") or a transcript from the

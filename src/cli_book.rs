@@ -91,7 +91,7 @@ pub enum BookCommand {
         #[arg(required = true, num_args = 1.., allow_hyphen_values = true)]
         position: Vec<String>,
     },
-    /// Write the book as text, one line per position (see the README).
+    /// Write the book as text, one line per position (see docs/manual.md).
     Export {
         /// The book (`builtin` for the one compiled into the binary).
         file: String,

@@ -189,7 +189,7 @@ fn compare(rules: Rules, max_depth: u32) -> Vec<u64> {
 #[test]
 fn perft_4x4_whole_game_tree() {
     let table = compare(rules(4, Opening::Cross, None), 16);
-    // The README's table (a pass uses a ply). Every game has ended by depth 15: 60,060 games.
+    // The table of docs/manual.md (a pass uses a ply). Every game has ended by depth 15: 60,060 games.
     assert_eq!(
         table,
         [
@@ -250,7 +250,7 @@ fn four_by_four_solves_to_a_white_win() {
     assert_eq!(game.final_score_for_black(), -10);
 }
 
-/// The published perfect-play result of 6×6 Othello: White wins 20-16. Heavy (see the README
+/// The published perfect-play result of 6×6 Othello: White wins 20-16. Heavy (see docs/lab/2026-11-22-rule-variants.md
 /// for the time): `cargo test --release --test variants -- --ignored`.
 #[test]
 #[ignore]

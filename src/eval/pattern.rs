@@ -22,7 +22,7 @@ use crate::board::symmetry::Symmetry;
 /// Game stages, by their lowest empties: four empties each. (Finer stages were measured: one
 /// per number of empties from 13 to 24 took the static error at 24 empties on the validation
 /// games from 5.54 to 5.40 discs and the depth-8 error from 3.37 to 3.20, but played worse at
-/// depth 6, Elo -16 to -23 over 1,000 games; see the README.)
+/// depth 6, Elo -16 to -23 over 1,000 games; see docs/lab/2026-11-22-trained-evaluation.md.)
 const STAGE_LOWS: [u32; 15] = [1, 5, 9, 13, 17, 21, 25, 29, 33, 37, 41, 45, 49, 53, 57];
 
 /// Game stages: empties 1-4 are stage 0, …, 57-60 stage 14.
@@ -54,7 +54,7 @@ pub const fn stage(empties: u32) -> usize {
 /// sum of table weights cannot express. Training fits a shared table and each context's
 /// differences from it (see `iago train --context-decay`); validation errors of the full
 /// training against one table per stage: stage 1 5.53 → 5.37 discs, stage 3 6.69 → 6.56,
-/// stage 4 6.10 → 5.97, stage 5 5.50 → 5.40 (README, "Mobility contexts"; before the tables
+/// stage 4 6.10 → 5.97, stage 5 5.50 → 5.40 (docs/lab/2026-11-22-trained-evaluation.md, "Mobility contexts"; before the tables
 /// per number of empties of [`TABLES_OF`]).
 pub const CONTEXTS: usize = 2;
 
@@ -360,7 +360,7 @@ pub struct MovePattern {
 /// the 5,301 validation positions at 24 empties of the training report): 5.31 without them,
 /// 5.22 with the edges, 5.13 with both; the second row or the long diagonals as well 5.13, the
 /// corner 3×3 discs joined with who can take the corner 5.11, the same two patterns over the
-/// potential moves as well 5.10 (see the README).
+/// potential moves as well 5.10 (see docs/lab/2026-11-22-trained-evaluation.md).
 pub const MOVE_PATTERNS: [MovePattern; 2] = [
     MovePattern {
         name: "edge moves",

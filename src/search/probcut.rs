@@ -1,7 +1,7 @@
 //! Multi-ProbCut parameters: a deep search's value `v_d` is predicted from a shallow one's as
 //! `v_d ≈ a + b · v_s` with residual standard deviation `sigma`, per depth and game stage.
 //!
-//! The table is fitted on data by `iago probcut-fit` (see the README): positions from game
+//! The table is fitted on data by `iago probcut-fit` (see docs/manual.md): positions from game
 //! archives, full-width searches at depth `d` and at [`shallow_depth`]`(d)`, least squares per
 //! (depth, stage). Re-fit whenever the evaluation changes.
 
