@@ -204,12 +204,8 @@ pub fn run(command: BookCommand) -> Result<(), CliError> {
             );
             let boards: Vec<Board> = book.iter().map(|(b, _)| *b).collect();
             let bar = progress_bar(boards.len() as u64, "positions");
-            let options = EvalOptions {
-                depth,
-                threads,
-                ..EvalOptions::default()
-            };
-            build::evaluate(&mut book, &boards, &options, &|| bar.inc(1));
+            let options = EvalOptions { depth, threads };
+            build::evaluate(&mut book, &boards, &options, &leaf_engine, &|| bar.inc(1));
             bar.finish_and_clear();
             book.negamax();
             save(&book, &out)?;
@@ -234,12 +230,8 @@ pub fn run(command: BookCommand) -> Result<(), CliError> {
                 plies,
                 max_new,
             };
-            let eval = EvalOptions {
-                depth,
-                threads,
-                ..EvalOptions::default()
-            };
-            let added = build::deepen(&mut book, &options, &eval, &|n| {
+            let eval = EvalOptions { depth, threads };
+            let added = build::deepen(&mut book, &options, &eval, &leaf_engine, &|n| {
                 eprintln!("deepen: {n} positions added")
             });
             eprintln!(
@@ -368,4 +360,15 @@ fn probe(file: &str, position: &str) -> Result<(), CliError> {
             .board
     };
     print_choices(&mut std::io::stdout().lock(), &book, &board)
+}
+
+/// The search of a book builder's worker thread: an engine of one thread with a 16 MiB table
+/// of its own, no book.
+fn leaf_engine() -> crate::engine::Engine {
+    crate::engine::Engine::new(crate::engine::EngineOptions {
+        threads: 1,
+        hash_mb: 16,
+        ..crate::engine::EngineOptions::default()
+    })
+    .expect("one thread and 16 MiB")
 }

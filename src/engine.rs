@@ -660,6 +660,19 @@ pub struct Hints {
     pub nodes: u64,
 }
 
+/// The engine as the book builders' search: the best of some moves, no book, stopped with its
+/// generation.
+impl crate::book::build::Searcher for Engine {
+    fn best_of(&mut self, board: &Board, allowed: u64, depth: u32) -> Option<(Move, i32, bool)> {
+        let result = self.analyze_moves(board, &Limits::depth(depth), allowed);
+        (!self.is_stopped()).then_some((
+            result.best_move,
+            result.score,
+            result.bound == Bound::Exact,
+        ))
+    }
+}
+
 /// How [`Engine::search_in`] runs one search.
 #[derive(Clone, Copy, Debug)]
 struct Request {

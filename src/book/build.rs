@@ -1,5 +1,6 @@
-//! Building a book: seeding it with lines, evaluating leaves with Iago's search, deepening the
-//! best lines and learning played games.
+//! Building a book: seeding it with lines, evaluating leaves with a search, deepening the best
+//! lines and learning played games. The search is any [`Searcher`] (the engine is one): the
+//! book knows nothing of the engine that fills it.
 
 use std::collections::HashSet;
 
@@ -8,8 +9,15 @@ use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 use super::{Book, EXACT_LEVEL, children};
 use crate::board::{Board, Move};
-use crate::engine::{Engine, EngineOptions};
-use crate::search::{Bound, Limits};
+
+/// What the book builders need from a search.
+pub trait Searcher {
+    /// The best of the moves of `board` in `allowed` (a square mask of legal moves, not empty)
+    /// searched `depth` plies (positions with few empties solved exactly): the move, its value
+    /// in discs for the side to move, and whether the value is exact; `None` when the search
+    /// was stopped.
+    fn best_of(&mut self, board: &Board, allowed: u64, depth: u32) -> Option<(Move, i32, bool)>;
+}
 
 /// How book positions are evaluated.
 #[derive(Clone, Copy, Debug)]
@@ -18,8 +26,6 @@ pub struct EvalOptions {
     pub depth: u32,
     /// Worker threads (one search per thread).
     pub threads: usize,
-    /// Hash table per worker, MiB.
-    pub hash_mb: usize,
 }
 
 impl Default for EvalOptions {
@@ -27,7 +33,6 @@ impl Default for EvalOptions {
         EvalOptions {
             depth: 10,
             threads: 1,
-            hash_mb: 16,
         }
     }
 }
@@ -87,37 +92,37 @@ fn unlinked_moves(book: &Book, board: &Board) -> u64 {
         .fold(0, |a, b| a | b)
 }
 
-/// Searches the best unlinked move of each of `boards` and stores it as the position's leaf;
-/// `progress` is called once per position. Values are negamaxed afterwards by the caller.
-pub fn evaluate(
+/// Searches the best unlinked move of each of `boards` and stores it as the position's leaf,
+/// each worker thread with a search of its own from `searcher`; `progress` is called once per
+/// position. Values are negamaxed afterwards by the caller.
+pub fn evaluate<S: Searcher>(
     book: &mut Book,
     boards: &[Board],
     options: &EvalOptions,
+    searcher: &(dyn Fn() -> S + Sync),
     progress: &(dyn Fn() + Sync),
 ) {
     let work: Vec<(Board, u64)> = boards
         .iter()
         .map(|b| (*b, unlinked_moves(book, b)))
         .collect();
-    // One engine per worker thread, each taking the next position from a shared counter.
+    // One search per worker thread, each taking the next position from a shared counter.
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Leaf>> = Mutex::new(Vec::with_capacity(work.len()));
     std::thread::scope(|scope| {
         for _ in 0..options.threads.max(1) {
             scope.spawn(|| {
-                let mut engine = Engine::new(EngineOptions {
-                    threads: 1,
-                    hash_mb: options.hash_mb,
-                    ..EngineOptions::default()
-                })
-                .expect("a one-thread engine");
+                let mut search = searcher();
                 let mut mine = Vec::new();
                 loop {
                     let i = next.fetch_add(1, Relaxed);
                     let Some(&(board, allowed)) = work.get(i) else {
                         break;
                     };
-                    mine.push(leaf(&mut engine, &board, allowed, options.depth));
+                    let Some(leaf) = leaf(&mut search, &board, allowed, options.depth) else {
+                        break;
+                    };
+                    mine.push(leaf);
                     progress();
                 }
                 results.lock().expect("results lock").extend(mine);
@@ -134,30 +139,22 @@ pub fn evaluate(
 /// the level of the value.
 pub type Leaf = (Board, Option<(Move, i8)>, u8);
 
-/// The best move of `board` among `allowed` and its value and level, searched by `engine`.
-pub fn leaf(
-    engine: &mut Engine,
-    board: &Board,
-    allowed: u64,
-    depth: u32,
-) -> (Board, Option<(Move, i8)>, u8) {
+/// The best move of `board` among `allowed` and its value and level, searched by `search`;
+/// `None` when the search was stopped.
+pub fn leaf(search: &mut impl Searcher, board: &Board, allowed: u64, depth: u32) -> Option<Leaf> {
     if board.is_game_over() {
-        return (*board, None, EXACT_LEVEL);
+        return Some((*board, None, EXACT_LEVEL));
     }
     if allowed == 0 {
-        return (*board, None, 0);
+        return Some((*board, None, 0));
     }
-    let result = engine.analyze_moves(board, &Limits::depth(depth), allowed);
-    let level = if result.bound == Bound::Exact {
+    let (mv, score, exact) = search.best_of(board, allowed, depth)?;
+    let level = if exact {
         EXACT_LEVEL
     } else {
         depth.min(59) as u8
     };
-    (
-        *board,
-        Some((result.best_move, result.score.clamp(-64, 64) as i8)),
-        level,
-    )
+    Some((*board, Some((mv, score.clamp(-64, 64) as i8)), level))
 }
 
 /// Options of [`deepen`].
@@ -175,10 +172,11 @@ pub struct DeepenOptions {
 /// Edax's `book deviate`): every leaf move within the deviation of its position's best becomes
 /// a book position, evaluated, and the values are negamaxed; repeated until nothing is left to
 /// add or `max_new` positions were added. Returns the number added.
-pub fn deepen(
+pub fn deepen<S: Searcher>(
     book: &mut Book,
     options: &DeepenOptions,
     eval: &EvalOptions,
+    searcher: &(dyn Fn() -> S + Sync),
     progress: &(dyn Fn(usize) + Sync),
 ) -> usize {
     let mut added = 0;
@@ -195,7 +193,7 @@ pub fn deepen(
         added += new.len();
         let mut todo: Vec<Board> = new;
         todo.extend(parents);
-        evaluate(book, &todo, eval, &|| {});
+        evaluate(book, &todo, eval, searcher, &|| {});
         book.negamax();
         progress(added);
     }
@@ -240,14 +238,14 @@ fn deviations(book: &Book, options: &DeepenOptions) -> (Vec<Board>, Vec<Board>) 
 
 /// Adds a played game to the book: its positions up to `plies` plies, a game counted through
 /// each, new positions and their parents evaluated, values negamaxed. Returns the positions
-/// added, or `None` when the engine's searches were stopped (the book is then half updated:
-/// the caller works on a copy and drops it).
+/// added, or `None` when the searches were stopped (the book is then half updated: the caller
+/// works on a copy and drops it).
 pub fn learn(
     book: &mut Book,
     start: Board,
     moves: &[Move],
     plies: usize,
-    engine: &mut Engine,
+    search: &mut impl Searcher,
     depth: u32,
 ) -> Option<usize> {
     let new = add_line(book, start, moves, plies, true);
@@ -263,10 +261,7 @@ pub fn learn(
     }
     for b in &todo {
         let allowed = unlinked_moves(book, b);
-        let (_, leaf, level) = leaf(engine, b, allowed, depth);
-        if engine.is_stopped() {
-            return None;
-        }
+        let (_, leaf, level) = leaf(search, b, allowed, depth)?;
         book.set_leaf(b, leaf, level);
     }
     book.negamax();

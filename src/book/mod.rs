@@ -500,6 +500,22 @@ mod tests {
         assert_eq!(picked, [mv("f6"), mv("f4")].into_iter().collect());
     }
 
+    /// A stand-in search for the builders: the move that leaves the opponent fewest replies,
+    /// valued by that count, never exact.
+    struct MobilitySearch;
+
+    impl build::Searcher for MobilitySearch {
+        fn best_of(&mut self, board: &Board, allowed: u64, _: u32) -> Option<(Move, i32, bool)> {
+            crate::board::Bitboard(allowed)
+                .iter()
+                .map(|sq| {
+                    let replies = board.play(Move::Play(sq)).legal_moves().count() as i32;
+                    (Move::Play(sq), -replies, false)
+                })
+                .max_by_key(|&(mv, value, _)| (value, std::cmp::Reverse(mv.square())))
+        }
+    }
+
     #[test]
     fn deepen_follows_the_near_best_moves_and_evaluates_what_it_adds() {
         let mut book = small_book();
@@ -512,9 +528,8 @@ mod tests {
         let eval = build::EvalOptions {
             depth: 2,
             threads: 2,
-            hash_mb: 1,
         };
-        let added = build::deepen(&mut book, &options, &eval, &|_| {});
+        let added = build::deepen(&mut book, &options, &eval, &|| MobilitySearch, &|_| {});
         assert!(added > 0);
         assert_eq!(book.len(), before + added);
         // With every move within the deviation, all positions up to 3 plies are in the book;
@@ -529,7 +544,10 @@ mod tests {
         assert_eq!(after_f5.len(), 3);
         assert!(after_f5.iter().all(|c| c.linked));
         // A second pass finds nothing new within the same limits.
-        assert_eq!(build::deepen(&mut book, &options, &eval, &|_| {}), 0);
+        assert_eq!(
+            build::deepen(&mut book, &options, &eval, &|| MobilitySearch, &|_| {}),
+            0
+        );
     }
 
     #[test]
