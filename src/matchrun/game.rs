@@ -6,7 +6,7 @@ use std::time::{Duration, Instant, SystemTime};
 use serde::Serialize;
 
 use super::openings::Opening;
-use super::player::{MoveRequest, Player};
+use super::player::{Failure, MoveRequest, Player};
 use super::spec::{ClockControl, Limit, seconds_text};
 use crate::board::{Color, Move, Position};
 use crate::protocol::ggf::{GgfGame, MoveItem};
@@ -186,6 +186,19 @@ impl GameRecord {
     }
 }
 
+/// The forfeit a player's failure causes, and its message; `time` explains a timeout.
+fn forfeit_of(failure: &Failure, time: Option<&str>) -> (Forfeit, String) {
+    match failure {
+        Failure::Timeout => (
+            Forfeit::Time,
+            time.unwrap_or("no reply in time").to_string(),
+        ),
+        Failure::Crash(m) => (Forfeit::Crash, m.clone()),
+        Failure::Protocol(m) => (Forfeit::Protocol, m.clone()),
+        Failure::Resign => (Forfeit::Resign, "resign".into()),
+    }
+}
+
 /// `GM PC DT PB PW RE`, the clock (`TI`, or `TB` and `TW` when they differ; `TI[0:00]` without
 /// a clock) and `TY` (`8`, or the size and `a` for anti), with the start position and no moves.
 pub(crate) fn ggf_header(
@@ -317,7 +330,7 @@ pub(crate) fn play_game(setup: &GameSetup<'_>, players: [&mut dyn Player; 2]) ->
     for color in [Color::Black, Color::White] {
         let i = color_index(color);
         if let Err(failure) = players[i].start_game(&game, &limits[i]) {
-            let (reason, message) = failure.describe(None);
+            let (reason, message) = forfeit_of(&failure, None);
             record.outcome = forfeit(color, reason, format!("at the start: {message}"));
             return record;
         }
@@ -393,7 +406,7 @@ pub(crate) fn play_game(setup: &GameSetup<'_>, players: [&mut dyn Player; 2]) ->
         let reply = match reply {
             Ok(reply) => reply,
             Err(failure) => {
-                let (reason, message) = failure.describe(Some(&time_message(false)));
+                let (reason, message) = forfeit_of(&failure, Some(&time_message(false)));
                 record.outcome = forfeit(color, reason, message);
                 return record;
             }

@@ -3,7 +3,6 @@
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use super::game::Forfeit;
 use super::spec::{IagoOptions, Limit};
 use crate::board::{Game, Move};
 use crate::book::Book;
@@ -43,21 +42,6 @@ pub(crate) enum Failure {
     Protocol(String),
     /// The engine resigned.
     Resign,
-}
-
-impl Failure {
-    /// The forfeit it causes and its message; `time` explains a timeout.
-    pub fn describe(&self, time: Option<&str>) -> (Forfeit, String) {
-        match self {
-            Failure::Timeout => (
-                Forfeit::Time,
-                time.unwrap_or("no reply in time").to_string(),
-            ),
-            Failure::Crash(m) => (Forfeit::Crash, m.clone()),
-            Failure::Protocol(m) => (Forfeit::Protocol, m.clone()),
-            Failure::Resign => (Forfeit::Resign, "resign".into()),
-        }
-    }
 }
 
 /// A player: Iago in-process, or an external engine.
