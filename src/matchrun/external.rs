@@ -9,9 +9,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::player::{Failure, MoveRequest, Player, Reply};
-use super::spec::{ExternalOptions, Limit, seconds_text};
-use crate::board::{Color, Game, Move, Rules};
-use crate::protocol::ggf::MoveItem;
+use super::spec::{ExternalOptions, Limit};
+use crate::board::{Game, Move, Rules};
+use crate::protocol::{gtp, nboard};
 
 /// How long an engine may take to start and answer its first command.
 pub const STARTUP_TIMEOUT: Duration = Duration::from_secs(30);
@@ -98,6 +98,11 @@ impl Process {
             lines,
             stderr,
         })
+    }
+
+    /// Writes one command (any protocol's, by its `Display`) as a line.
+    pub fn command(&mut self, command: impl std::fmt::Display) -> Result<(), Failure> {
+        self.send(&command.to_string())
     }
 
     /// Writes one line and flushes.
@@ -218,18 +223,15 @@ impl NboardPlayer {
     fn ensure_started(&mut self) -> Result<&mut Process, Failure> {
         if self.process.is_none() {
             let mut process = Process::spawn(&self.options, &self.name).map_err(Failure::Crash)?;
-            process.send("nboard 2")?;
+            process.command(nboard::Command::Nboard(2))?;
             self.ping += 1;
-            process.send(&format!("ping {}", self.ping))?;
+            let ping = nboard::PingId::from(self.ping);
+            process.command(nboard::Command::Ping(Some(ping.clone())))?;
             let deadline = Instant::now() + STARTUP_TIMEOUT;
-            let expected = format!("pong {}", self.ping);
+            let expected = Ok(nboard::Response::Pong(Some(ping)));
             loop {
                 match process.recv(deadline) {
-                    Ok(line)
-                        if line.split_whitespace().collect::<Vec<_>>().join(" ") == expected =>
-                    {
-                        break;
-                    }
+                    Ok(line) if line.parse::<nboard::Response>() == expected => break,
                     Ok(_) => {}
                     Err(Failure::Timeout) => {
                         return Err(Failure::Crash(format!(
@@ -254,29 +256,29 @@ impl NboardPlayer {
         self.ping += 1;
         let ping = self.ping;
         let process = self.process.as_mut().expect("started above");
-        process.send(&format!("set game {}", request.ggf))?;
+        process.command(nboard::Command::SetGame(request.ggf.to_string()))?;
         if send_depth {
-            process.send(&format!("set depth {depth}"))?;
+            process.command(nboard::Command::SetDepth(depth))?;
         }
-        process.send(&format!("ping {ping}"))?;
-        process.send("go")?;
+        let ping = nboard::PingId::from(ping);
+        process.command(nboard::Command::Ping(Some(ping.clone())))?;
+        process.command(nboard::Command::Go)?;
         self.depth_sent = Some(depth);
         let deadline = request.deadline.unwrap_or(Instant::now() + STARTUP_TIMEOUT);
         let mut synced = false;
         loop {
             let line = process.recv(deadline)?;
-            let words: Vec<&str> = line.split_whitespace().collect();
-            match words.as_slice() {
-                ["pong", n, ..] if n.parse::<u64>().ok() == Some(ping) => synced = true,
-                ["===", ..] if synced => {
-                    let rest = line.trim_start().trim_start_matches("===").trim();
-                    let item = MoveItem::parse(rest).map_err(|e| {
-                        Failure::Protocol(format!("unreadable reply '{}': {e}", line.trim()))
-                    })?;
+            // Other lines (status, search, stderr merged in) are ignored.
+            match line.parse::<nboard::Response>() {
+                Ok(nboard::Response::Pong(Some(n))) if n == ping => synced = true,
+                Ok(nboard::Response::BestMove(item)) if synced => {
                     return Ok(Reply {
                         mv: item.mv,
                         eval: item.eval,
                     });
+                }
+                Err(e @ nboard::ParseError::BadArgument { command: "===", .. }) if synced => {
+                    return Err(Failure::Protocol(format!("unreadable reply: {e}")));
                 }
                 _ => {}
             }
@@ -288,7 +290,9 @@ impl Player for NboardPlayer {
     fn start_game(&mut self, _game: &Game, _limit: &Limit) -> Result<(), Failure> {
         // `clear` (forget the hash table) is what NBoard's self-play engine layer sends before a
         // game; engines that do not know it ignore it.
-        let started = self.ensure_started().and_then(|p| p.send("clear"));
+        let started = self
+            .ensure_started()
+            .and_then(|p| p.command(nboard::Command::Clear));
         drop_on_failure(&mut self.process, started)
     }
 
@@ -318,6 +322,11 @@ pub(crate) struct GtpPlayer {
 /// A GTP answer: `Ok(text)` for `=`, `Err(text)` for `?`.
 type GtpAnswer = Result<String, String>;
 
+/// A GTP command without an id.
+fn gtp_command(kind: gtp::Kind) -> gtp::Command {
+    gtp::Command { id: None, kind }
+}
+
 impl GtpPlayer {
     pub fn new(options: ExternalOptions, name: &str) -> GtpPlayer {
         GtpPlayer {
@@ -330,41 +339,45 @@ impl GtpPlayer {
 
     /// Sends `command` and reads its answer (lines before `=`/`?` are ignored; the answer ends
     /// at an empty line).
-    fn command(&mut self, command: &str, deadline: Instant) -> Result<GtpAnswer, Failure> {
+    fn command(&mut self, command: &gtp::Command, deadline: Instant) -> Result<GtpAnswer, Failure> {
         let process = self.process.as_mut().expect("a started engine");
-        process.send(command)?;
-        let first = loop {
+        process.command(command)?;
+        let mut reply = loop {
             let line = process.recv(deadline)?;
             let line = line.trim();
             if line.starts_with(['=', '?']) {
                 break line.to_string();
             }
         };
-        let mut text = first[1..].trim().to_string();
         loop {
             let line = process.recv(deadline)?;
             if line.trim().is_empty() {
                 break;
             }
-            text.push('\n');
-            text.push_str(line.trim());
+            reply.push('\n');
+            reply.push_str(line.trim());
         }
-        Ok(if first.starts_with('=') {
-            Ok(text)
+        let reply: gtp::Response = reply
+            .parse()
+            .map_err(|e| Failure::Protocol(format!("'{command}': {e}")))?;
+        Ok(if reply.success {
+            Ok(reply.text)
         } else {
-            Err(text)
+            Err(reply.text)
         })
     }
 
     /// A command that must succeed.
-    fn require(&mut self, command: &str, deadline: Instant) -> Result<String, Failure> {
-        self.command(command, deadline)?
+    fn require(&mut self, kind: gtp::Kind, deadline: Instant) -> Result<String, Failure> {
+        let command = gtp_command(kind);
+        self.command(&command, deadline)?
             .map_err(|e| Failure::Protocol(format!("'{command}' refused: ? {e}")))
     }
 
     /// A command the engine may refuse (the clock commands).
-    fn optional(&mut self, command: &str, deadline: Instant) -> Result<(), Failure> {
-        if let Err(e) = self.command(command, deadline)? {
+    fn optional(&mut self, kind: gtp::Kind, deadline: Instant) -> Result<(), Failure> {
+        let command = gtp_command(kind);
+        if let Err(e) = self.command(&command, deadline)? {
             log::debug!("{}: '{command}' refused: ? {e}", self.name);
         }
         Ok(())
@@ -381,22 +394,24 @@ impl GtpPlayer {
             self.process = Some(Process::spawn(&self.options, &self.name).map_err(Failure::Crash)?);
         }
         let deadline = Instant::now() + STARTUP_TIMEOUT;
-        self.require(&format!("boardsize {}", rules.size), deadline)?;
+        self.require(gtp::Kind::BoardSize(u32::from(rules.size)), deadline)?;
         if !rules.is_standard() {
             // The rules' name without the size, as one word (`anti-reversi-32-discs`).
             let name = Rules { size: 8, ..rules }.to_string().replace(' ', "-");
-            self.require(&format!("set_game {name}"), deadline)?;
+            self.require(gtp::Kind::SetGame(name), deadline)?;
         }
-        self.require("clear_board", deadline)?;
+        self.require(gtp::Kind::ClearBoard, deadline)?;
         self.synced = 0;
         // Clocks are optional in GTP: an engine that refuses them plays without.
-        if let Some(clock) = limit.clock {
-            self.optional(
-                &format!("time_settings {} 0 0", seconds_text(clock.base)),
-                deadline,
-            )?;
+        let clock = |main: f64, byo_yomi: f64, stones| gtp::Kind::TimeSettings {
+            main,
+            byo_yomi,
+            stones,
+        };
+        if let Some(c) = limit.clock {
+            self.optional(clock(c.base.as_secs_f64(), 0.0, 0), deadline)?;
         } else if let Some(t) = limit.move_time {
-            self.optional(&format!("time_settings 0 {} 1", seconds_text(t)), deadline)?;
+            self.optional(clock(0.0, t.as_secs_f64(), 1), deadline)?;
         }
         Ok(())
     }
@@ -405,28 +420,25 @@ impl GtpPlayer {
         let deadline = request.deadline.unwrap_or(Instant::now() + STARTUP_TIMEOUT);
         let game = request.game;
         for (i, (state, &mv)) in game.states().zip(game.moves()).enumerate() {
-            let color = state.to_move();
             if i < self.synced || mv.is_pass() {
                 continue;
             }
-            let command = format!("play {} {mv}", color_word(color));
-            self.require(&command, deadline)?;
+            self.require(gtp::Kind::Play(state.to_move(), mv), deadline)?;
         }
         self.synced = game.moves().len();
         let color = game.position().to_move;
+        let left = |time: std::time::Duration, stones| gtp::Kind::TimeLeft {
+            color,
+            time: time.as_secs_f64(),
+            stones,
+        };
         if let Some(remaining) = request.remaining {
-            let left = format!(
-                "time_left {} {} 0",
-                color_word(color),
-                seconds_text(remaining)
-            );
-            self.optional(&left, deadline)?;
+            self.optional(left(remaining, 0), deadline)?;
         } else if let Some(t) = request.limit.move_time {
-            let left = format!("time_left {} {} 1", color_word(color), seconds_text(t));
-            self.optional(&left, deadline)?;
+            self.optional(left(t, 1), deadline)?;
         }
-        let command = format!("genmove {}", color_word(color));
-        let answer = self.require(&command, deadline)?;
+        let command = gtp_command(gtp::Kind::Genmove(color));
+        let answer = self.require(command.kind.clone(), deadline)?;
         let word = answer.split_whitespace().last().unwrap_or("");
         if word.eq_ignore_ascii_case("resign") {
             return Err(Failure::Resign);
@@ -439,13 +451,6 @@ impl GtpPlayer {
         // The engine played its move on its own board.
         self.synced += 1;
         Ok(Reply { mv, eval: None })
-    }
-}
-
-fn color_word(color: Color) -> &'static str {
-    match color {
-        Color::Black => "b",
-        Color::White => "w",
     }
 }
 

@@ -69,6 +69,12 @@ impl From<i64> for PingId {
     }
 }
 
+impl From<u64> for PingId {
+    fn from(n: u64) -> PingId {
+        PingId(n.to_string())
+    }
+}
+
 impl fmt::Display for PingId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
