@@ -1,7 +1,10 @@
 //! The engine facade: legal moves in every situation, determinism, threads, time limits.
 
+mod common;
+
 use std::time::{Duration, Instant};
 
+use common::{Xorshift, random_games};
 use iago::board::{Game, Move, Position, Rules, parse_position};
 use iago::engine::{Engine, EngineOptions};
 use iago::search::{Bound, Limits, Source};
@@ -13,37 +16,6 @@ fn engine(threads: usize) -> Engine {
         ..EngineOptions::default()
     })
     .unwrap()
-}
-
-/// Random legal games, each move chosen by a tiny xorshift.
-fn random_games(count: usize, seed: u64) -> Vec<Game> {
-    let mut state = seed;
-    let mut games = Vec::new();
-    for _ in 0..count {
-        let mut game = Game::new(Rules::OTHELLO);
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        let plies = 4 + (state % 50) as usize;
-        for _ in 0..plies {
-            let board = game.position().board;
-            if board.is_game_over() {
-                break;
-            }
-            if board.must_pass() {
-                game.play(Move::Pass).unwrap();
-                continue;
-            }
-            let legal: Vec<_> = board.legal_moves().iter().collect();
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            game.play(Move::Play(legal[(state % legal.len() as u64) as usize]))
-                .unwrap();
-        }
-        games.push(game);
-    }
-    games
 }
 
 #[test]
@@ -70,7 +42,7 @@ fn always_a_legal_move_on_one_and_two_threads() {
 /// Positions where the side to move must pass, from random games.
 fn must_pass_games() -> Vec<Game> {
     let mut found = Vec::new();
-    let mut state = 0xABCD_EF01u64;
+    let mut rng = Xorshift::new(0xABCD_EF01);
     while found.len() < 5 {
         let mut game = Game::new(Rules::OTHELLO);
         loop {
@@ -83,10 +55,7 @@ fn must_pass_games() -> Vec<Game> {
                 break;
             }
             let legal: Vec<_> = board.legal_moves().iter().collect();
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            game.play(Move::Play(legal[(state % legal.len() as u64) as usize]))
+            game.play(Move::Play(legal[rng.below(legal.len())]))
                 .unwrap();
         }
     }

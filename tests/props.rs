@@ -1,6 +1,8 @@
 //! Properties on random positions: the fast kernels agree with a slow, obviously correct
 //! implementation; discs add up; move generation commutes with the 8 symmetries.
 
+mod common;
+
 use iago::board::movegen::{flips, moves};
 use iago::board::{Board, Move, Square, Symmetry};
 use proptest::prelude::*;
@@ -248,7 +250,7 @@ proptest! {
         let evals = pattern_evals();
         let mut board = Board::start();
         let mut states = [evals[0].state(&board), evals[1].state(&board)];
-        let mut state = seed | 1;
+        let mut rng = common::Xorshift::new(seed | 1);
         loop {
             let legal = moves(board.player, board.opponent);
             let fine = evals[0].evaluate_fine(&board);
@@ -271,11 +273,8 @@ proptest! {
                 }
                 continue;
             }
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
             let squares: Vec<Square> = iago::board::Bitboard(legal).iter().collect();
-            let x = squares[(state % squares.len() as u64) as usize].index() as usize;
+            let x = squares[rng.below(squares.len())].index() as usize;
             let f = flips(board.player, board.opponent, x);
             board = board.play_unchecked(x, f);
             for (eval, s) in evals.iter().zip(states.iter_mut()) {

@@ -167,26 +167,73 @@ impl Drop for Engine {
     }
 }
 
+/// The tiny xorshift generator the tests draw random games from: deterministic for a seed.
+pub struct Xorshift(u64);
+
+impl Xorshift {
+    /// A generator from `seed` (not 0).
+    pub fn new(seed: u64) -> Xorshift {
+        Xorshift(seed)
+    }
+
+    /// The next number.
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// The next number below `n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
 /// A random legal game of `plies` moves at most (passes included; fewer when it ends), each
-/// move chosen by a tiny xorshift from `seed`.
+/// move drawn by [`Xorshift`] from `seed`.
 pub fn random_game(rules: Rules, plies: usize, seed: u64) -> Game {
-    let mut state = seed.max(1);
+    let mut rng = Xorshift::new(seed.max(1));
     let mut game = Game::new(rules);
     while game.moves().len() < plies && !game.is_over() {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
+        let draw = rng.next();
         let legal = game.legal_moves();
         let mv = if legal == 0 {
             Move::Pass
         } else {
-            let pick = (state % u64::from(legal.count_ones())) as usize;
+            let pick = (draw % u64::from(legal.count_ones())) as usize;
             let sq = iago::board::Bitboard(legal).iter().nth(pick).unwrap();
             Move::Play(sq)
         };
         game.play(mv).unwrap();
     }
     game
+}
+
+/// `count` random standard games of 4 to 53 plies (a forced pass is played, not counted), each
+/// move drawn by [`Xorshift`] from `seed`.
+pub fn random_games(count: usize, seed: u64) -> Vec<Game> {
+    let mut rng = Xorshift::new(seed);
+    let mut games = Vec::new();
+    for _ in 0..count {
+        let mut game = Game::new(Rules::OTHELLO);
+        let plies = 4 + (rng.next() % 50) as usize;
+        for _ in 0..plies {
+            let board = game.position().board;
+            if board.is_game_over() {
+                break;
+            }
+            if board.must_pass() {
+                game.play(Move::Pass).unwrap();
+                continue;
+            }
+            let legal: Vec<_> = board.legal_moves().iter().collect();
+            game.play(Move::Play(legal[rng.below(legal.len())]))
+                .unwrap();
+        }
+        games.push(game);
+    }
+    games
 }
 
 /// A game that reaches a position where the side to move must pass: the moves up to it.
