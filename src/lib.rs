@@ -31,9 +31,6 @@
 pub mod board;
 pub mod book;
 pub mod cli;
-mod cli_analyze;
-mod cli_book;
-mod cli_solve;
 pub mod engine;
 pub mod eval;
 pub mod matchrun;

@@ -1,5 +1,4 @@
-//! `iago analyze` (a depth- or time-limited search of each position) and `iago bench` (a fixed
-//! search for regression checks).
+//! `iago analyze`: a depth- or time-limited search of each position.
 
 use std::io::{IsTerminal, Write};
 use std::time::Instant;
@@ -7,9 +6,11 @@ use std::time::Instant;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
-use crate::board::{Board, Game, Position, Rules, State};
-use crate::cli::{CliError, RulesArgs, pv_text, rate};
-use crate::cli_solve::{problem_state, problem_text};
+use super::args::{
+    CliError, EvalArg, RulesArgs, SearchArgs, problem_state, problem_text, pv_text, rate,
+    seconds_arg,
+};
+use crate::board::{Rules, State};
 use crate::engine::{Engine, EngineOptions};
 use crate::search::{Bound, Limits, SELECTIVITY, SearchResult};
 use crate::solve::read_problems;
@@ -38,43 +39,49 @@ fn bound_name(bound: Bound) -> &'static str {
     }
 }
 
-/// How `iago analyze` searches.
-#[derive(Clone, Copy, Debug)]
-pub struct AnalyzeOptions {
-    /// Depth limit (0: the static evaluation).
+/// The options of `iago analyze`.
+#[derive(clap::Args, Debug)]
+#[command(group(clap::ArgGroup::new("limit").required(true).args(["depth", "time"])))]
+pub struct AnalyzeArgs {
+    /// An OBF file or board lines; `-` reads stdin; without a file, FFO #40-#49.
+    pub file: Option<String>,
+    /// Search depth in plies (0: the static evaluation). Exact solving starts at
+    /// depth × 3/2 empties.
+    #[arg(long, value_name = "D")]
     pub depth: Option<u32>,
-    /// Seconds per position.
+    /// Time per position in seconds.
+    #[arg(long, value_name = "SECS", value_parser = seconds_arg)]
     pub time: Option<f64>,
-    /// Search threads.
-    pub threads: usize,
-    /// Hash table size in MiB.
-    pub hash: usize,
-    /// JSON lines instead of the table.
+    /// Threads and hash table.
+    #[command(flatten)]
+    pub search: SearchArgs,
+    /// One JSON object per line instead of the table.
+    #[arg(long)]
     pub json: bool,
-    /// ProbCut confidence in percent (a level of [`SELECTIVITY`]; 100: none).
+    /// The evaluation.
+    #[command(flatten)]
+    pub eval: EvalArg,
+    /// ProbCut confidence of the midgame search in percent: 73, 87, 95, 98, 99, or 100 for
+    /// no selective cuts (a full-width search to the depth).
+    #[arg(long, default_value_t = 95, value_name = "PERCENT")]
     pub selectivity: u8,
+    /// The rule set (without a file, a variant's start position is searched).
+    #[command(flatten)]
+    pub rules: RulesArgs,
 }
 
 /// Searches every position of a file (or the built-in suite) to a depth or for a time.
-pub fn run(
-    file: Option<&str>,
-    options: AnalyzeOptions,
-    eval: crate::eval::Evaluation,
-    rules_args: &RulesArgs,
-) -> Result<(), CliError> {
-    let AnalyzeOptions {
+pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
+    let AnalyzeArgs {
         depth,
         time,
-        threads,
-        hash,
+        search: SearchArgs { threads, hash },
         json,
         selectivity,
-    } = options;
-    if let Some(t) = time
-        && !(t > 0.0 && t.is_finite())
-    {
-        return Err(format!("--time must be a positive number of seconds, not {t}").into());
-    }
+        ..
+    } = *args;
+    let eval = args.eval.evaluator()?;
+    let rules_args = &args.rules;
     let limits = match (depth, time) {
         (Some(d), _) => Limits::depth(d),
         (None, Some(t)) => Limits::move_time(crate::search::time::duration_from_seconds(t)),
@@ -89,7 +96,7 @@ pub fn run(
         .into());
     };
     let rules = rules_args.rules()?;
-    let (text, first_index) = problem_text(file, rules_args, &rules)?;
+    let (text, first_index) = problem_text(args.file.as_deref(), rules_args, &rules)?;
     let mut engine = Engine::new(EngineOptions {
         threads,
         hash_mb: hash,
@@ -216,79 +223,4 @@ fn static_result(engine: &Engine, rules: &Rules, state: &State) -> SearchResult 
         pv: Vec::new(),
         source: crate::search::Source::Search,
     }
-}
-
-/// The positions of `iago bench`: the first ten XOT openings (balanced 8-move starts), then
-/// five positions reached from later XOT lines by random play (40 to 28 empties).
-const BENCH_OPENINGS: [&str; 10] = [
-    "f5d6c4d3c2b3b4b5",
-    "f5f6d3c5d6c7b5e3",
-    "f5f4e3d2c3e6e1g5",
-    "f5f6e6d6f7g6h5g5",
-    "f5d6c3g5e6f3g4g6",
-    "f5d6c5f4e3c6f6g5",
-    "f5d6c3f4c5d3g3b6",
-    "f5f4g3f6f7g4d3h2",
-    "f5f6d3e3f3c5b6g5",
-    "f5f4e3d2c3e6f2c5",
-];
-
-const BENCH_LATER: [&str; 5] = [
-    "-----------O-X----O-X------OXOO--OXOOXOO-X-XOOX----O-O-X--O----- X",
-    "X--OX----X-O-O----XOOX----XOXXO--XXXXXO--OXXX--O--X-X----------- X",
-    "---XOX-----XOO-O---XOXOX-OOOOOX----OOXO---OXX-O---OXO-O--OX----- X",
-    "X--O-----XO-O----XXO-OO--X-XOOO-OXXOOOOX-XOOOOO--OO-OO---O------ X",
-    "---X-O-X-O--O-X-OOOO-X---OXOXXXXXXOXOXX----OXOX---OXO-X---X---XO X",
-];
-
-/// Searches the bench positions at `depth` on one thread; prints each node count, the total (a
-/// deterministic signature) and the speed.
-pub fn bench(depth: u32, hash: usize, eval: crate::eval::Evaluation) -> Result<(), CliError> {
-    let mut engine = Engine::new(EngineOptions {
-        threads: 1,
-        hash_mb: hash,
-        ..EngineOptions::default()
-    })?;
-    engine.set_evaluator(eval);
-    let limits = Limits::depth(depth);
-    let mut out = std::io::stdout().lock();
-    writeln!(
-        out,
-        "bench: {} positions, depth {depth}, 1 thread, {hash} MiB hash, {} evaluation",
-        BENCH_OPENINGS.len() + BENCH_LATER.len(),
-        engine.evaluator().name()
-    )?;
-    let (mut nodes, mut secs) = (0u64, 0.0f64);
-    let mut boards: Vec<Board> = Vec::new();
-    for transcript in BENCH_OPENINGS {
-        boards.push(
-            Game::from_transcript(Rules::OTHELLO, Position::start(), transcript)?
-                .position()
-                .board,
-        );
-    }
-    for board in BENCH_LATER {
-        boards.push(crate::board::parse_position(board)?.board);
-    }
-    let names = BENCH_OPENINGS.iter().chain(BENCH_LATER.iter());
-    for (i, (board, transcript)) in boards.iter().zip(names).enumerate() {
-        engine.clear_hash();
-        let result = engine.analyze(board, &limits, &mut |_| {});
-        writeln!(
-            out,
-            "{:>3} {:>4} {:>+4} {:>9} {:>12} {:>8.3} s  {}",
-            i + 1,
-            result.best_move,
-            result.score,
-            result.depth_text(),
-            result.nodes,
-            result.time.as_secs_f64(),
-            transcript
-        )?;
-        nodes += result.nodes;
-        secs += result.time.as_secs_f64();
-    }
-    writeln!(out, "nodes: {nodes}")?;
-    writeln!(out, "time: {secs:.3} s, {} nodes/s", rate(nodes, secs))?;
-    Ok(())
 }

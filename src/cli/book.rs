@@ -5,10 +5,10 @@ use std::time::Instant;
 
 use clap::Subcommand;
 
+use super::args::{CliError, ThreadsArg, check_output_dir, read_archives};
 use crate::board::{Board, Game, Position, Rules, parse_position};
 use crate::book::build::{DeepenOptions, EvalOptions};
 use crate::book::{Book, EXACT_LEVEL, build};
-use crate::cli::{CliError, check_output_dir, default_threads, read_archives, threads_arg};
 
 /// The `book` subcommands.
 #[derive(Subcommand, Debug)]
@@ -38,8 +38,8 @@ pub enum BookCommand {
         #[arg(long, value_name = "N")]
         max_games: Option<usize>,
         /// Worker threads.
-        #[arg(long, default_value_t = default_threads(), value_name = "N", value_parser = threads_arg)]
-        threads: usize,
+        #[command(flatten)]
+        threads: ThreadsArg,
     },
     /// Extend the best lines and every line within DEVIATION discs of them (as Edax's `book
     /// deviate`), then negamax.
@@ -62,8 +62,8 @@ pub enum BookCommand {
         #[arg(long, default_value_t = 10, value_name = "D")]
         depth: u32,
         /// Worker threads.
-        #[arg(long, default_value_t = default_threads(), value_name = "N", value_parser = threads_arg)]
-        threads: usize,
+        #[command(flatten)]
+        threads: ThreadsArg,
     },
     /// Add a played game (a transcript from the start) to the book.
     Learn {
@@ -159,7 +159,7 @@ pub fn run(command: BookCommand) -> Result<(), CliError> {
             plies,
             depth,
             max_games,
-            threads,
+            threads: ThreadsArg { threads },
         } => {
             let start = Instant::now();
             check_output_dir(&out)?;
@@ -219,7 +219,7 @@ pub fn run(command: BookCommand) -> Result<(), CliError> {
             plies,
             max_new,
             depth,
-            threads,
+            threads: ThreadsArg { threads },
         } => {
             let start = Instant::now();
             check_output_dir(out.as_deref().unwrap_or(&file))?;

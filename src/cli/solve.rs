@@ -5,10 +5,8 @@ use std::io::{IsTerminal, Write};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
-use crate::board::{Rules, State};
-use crate::cli::{CliError, RulesArgs, pv_text, rate, read_input};
+use super::args::{CliError, RulesArgs, SearchArgs, problem_state, problem_text, pv_text, rate};
 use crate::search::endgame::SolveMode;
-use crate::solve::Problem;
 use crate::solve::{SolveReport, Solver, SolverOptions, check, read_problems};
 
 /// One solved position as a JSON object.
@@ -33,31 +31,43 @@ struct JsonRow<'a> {
 pub const DEFAULT_MAX_EMPTIES: u32 = 36;
 
 /// The options of `iago solve`.
-#[derive(Clone, Copy, Debug)]
+#[derive(clap::Args, Debug)]
 pub struct SolveArgs {
-    /// Search threads.
-    pub threads: usize,
-    /// Hash table, MiB.
-    pub hash: usize,
-    /// Win/loss/draw only.
+    /// An OBF file (`<board> X; A2:+38;` lines) or board lines; `-` reads stdin. Without a
+    /// file, the built-in suite FFO #40-#49 is solved.
+    pub file: Option<String>,
+    /// Threads and hash table.
+    #[command(flatten)]
+    pub search: SearchArgs,
+    /// Only win/loss/draw (scores print as +2 / 0 / -2 meaning "at least a win", "draw",
+    /// "at most a loss").
+    #[arg(long)]
     pub wld: bool,
-    /// JSON lines instead of the table.
+    /// One JSON object per line instead of the table.
+    #[arg(long)]
     pub json: bool,
-    /// Positions with more empties are refused.
+    /// Refuse positions with more empty squares than this (before solving any): an exact
+    /// solve takes about twice as long for each empty more, minutes at 30 empties and
+    /// years from the 40s on.
+    #[arg(long, default_value_t = DEFAULT_MAX_EMPTIES, value_name = "N")]
     pub max_empties: u32,
+    /// The rule set (without a file, a variant's start position is solved).
+    #[command(flatten)]
+    pub rules: RulesArgs,
 }
 
 /// Solves a file, stdin (`-`) or the built-in suite.
-pub fn run(file: Option<&str>, args: SolveArgs, rules_args: &RulesArgs) -> Result<(), CliError> {
+pub fn run(args: &SolveArgs) -> Result<(), CliError> {
     let SolveArgs {
-        threads,
-        hash,
+        search: SearchArgs { threads, hash },
         wld,
         json,
         max_empties,
-    } = args;
+        ..
+    } = *args;
+    let rules_args = &args.rules;
     let rules = rules_args.rules()?;
-    let (text, first_index) = problem_text(file, rules_args, &rules)?;
+    let (text, first_index) = problem_text(args.file.as_deref(), rules_args, &rules)?;
     let mode = if wld {
         SolveMode::WinLossDraw
     } else {
@@ -198,32 +208,4 @@ pub fn run(file: Option<&str>, args: SolveArgs, rules_args: &RulesArgs) -> Resul
         .into());
     }
     Ok(())
-}
-
-/// The problems to read: FILE, stdin, the built-in suite, or, for a variant without a file, the
-/// variant's start position.
-pub(crate) fn problem_text(
-    file: Option<&str>,
-    args: &RulesArgs,
-    rules: &Rules,
-) -> Result<(String, usize), CliError> {
-    if file.is_none() && !args.is_default() {
-        return Ok((rules.board_string(&rules.start_position()), 1));
-    }
-    read_input(file)
-}
-
-/// A problem with its rules (`--size` must agree with the board read) and its state.
-pub(crate) fn problem_state<'a, E: std::fmt::Display>(
-    problem: &'a Result<Problem, E>,
-    args: &RulesArgs,
-) -> Result<(&'a Problem, Rules, State), String> {
-    let problem = problem.as_ref().map_err(|e| e.to_string())?;
-    let rules = args
-        .rules_for(problem.entry.size)
-        .map_err(|e| format!("line {}: {e}", problem.line))?;
-    let state = rules
-        .state(problem.entry.position)
-        .map_err(|e| format!("line {}: {e}", problem.line))?;
-    Ok((problem, rules, state))
 }

@@ -66,8 +66,6 @@ pub mod spec;
 pub mod stats;
 pub mod tournament;
 
-use std::io::Write;
-use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -78,79 +76,11 @@ use self::external::{GtpPlayer, NboardPlayer, check_startable};
 use self::game::{Forfeit, GameRecord, GameSetup, Outcome, play_game};
 use self::openings::Opening;
 use self::player::{IagoPlayer, Player};
-use self::spec::{BookChoice, ClockControl, EngineKind, EngineSpec, Limit, parse_duration};
+use self::spec::{BookChoice, EngineKind, EngineSpec, Limit};
 use self::stats::{EloEstimate, Sprt, SprtDecision, Tally};
 use crate::board::Color;
 use crate::book::Book;
 use crate::protocol::Protocol;
-
-/// The options of `iago match`.
-#[derive(clap::Args, Debug, Clone)]
-pub struct MatchArgs {
-    /// An engine, given twice: "iago,depth=4", "name=NTest,cmd=./ntest x,dir=PATH,depth=4",
-    /// "cmd=PROGRAM ARGS,proto=gtp". Keys: name, iago, cmd, dir, proto (nboard|gtp), depth,
-    /// time (s/move), tc (BASE+INC), threads, hash, eval, book[=FILE|off], nobook. Scores are
-    /// from the first engine's view.
-    #[arg(long = "engine", value_name = "SPEC", required = true)]
-    pub engines: Vec<String>,
-    /// Rounds of two games (one opening each).
-    #[arg(long, default_value_t = 10, value_name = "N")]
-    pub rounds: usize,
-    /// Stop when a sequential probability ratio test decides between elo0 and elo1 with error
-    /// rates alpha and beta, e.g. --sprt 0 10 0.05 0.05.
-    #[arg(long, num_args = 4, value_names = ["ELO0", "ELO1", "ALPHA", "BETA"], allow_negative_numbers = true)]
-    pub sprt: Option<Vec<f64>>,
-    /// Openings, limits, timeouts, concurrency and output.
-    #[command(flatten)]
-    pub games: GameOptions,
-}
-
-/// The options `iago match` and `iago tournament` share.
-#[derive(clap::Args, Debug, Clone)]
-pub struct GameOptions {
-    /// Openings, one transcript a line (e.g. an XOT list); each is played twice, colours
-    /// swapped. Without it, every game starts from the standard position.
-    #[arg(long, value_name = "FILE")]
-    pub openings: Option<PathBuf>,
-    /// Take openings in a random order (each once before any repeats) instead of file order.
-    #[arg(long)]
-    pub random: bool,
-    /// Seed of the random order (default: from the clock; the summary prints it).
-    #[arg(long, value_name = "S", requires = "random")]
-    pub seed: Option<u64>,
-    /// Search depth for engines whose spec sets no limit.
-    #[arg(long, value_name = "D")]
-    pub depth: Option<u32>,
-    /// Seconds per move for engines whose spec sets no limit.
-    #[arg(long, value_name = "SECS")]
-    pub move_time: Option<String>,
-    /// A game clock for engines whose spec sets no limit: BASE[+INC] in seconds or m:ss, e.g.
-    /// 60+0.5.
-    #[arg(long, value_name = "BASE[+INC]")]
-    pub tc: Option<String>,
-    /// Seconds a move may run over its allotted time before it loses on time.
-    #[arg(long, default_value = "0.2", value_name = "SECS")]
-    pub time_margin: String,
-    /// Seconds to wait for a move when neither a clock nor a time per move bounds it.
-    #[arg(long, default_value = "60", value_name = "SECS")]
-    pub move_timeout: String,
-    /// Seconds a whole game may take (the side to move when it runs out loses on time).
-    #[arg(long, value_name = "SECS")]
-    pub game_timeout: Option<String>,
-    /// Games played at once (in a tournament: within a pairing).
-    #[arg(long, default_value_t = 1, value_name = "N")]
-    pub concurrency: usize,
-    /// Append every game to this file, one GGF game a line.
-    #[arg(long, value_name = "FILE")]
-    pub ggf: Option<PathBuf>,
-    /// Print the summary as JSON.
-    #[arg(long)]
-    pub json: bool,
-    /// The rule set of the games (external engines are told it: GTP `boardsize` and
-    /// `set_game`, NBoard the GGF `TY` and `BO`).
-    #[command(flatten)]
-    pub rules: crate::cli::RulesArgs,
-}
 
 /// A match, ready to play.
 #[derive(Clone, Debug)]
@@ -521,200 +451,6 @@ pub fn play_match(
     })
 }
 
-/// The error type of [`run`]: one line for the user.
-pub type Error = Box<dyn std::error::Error + Send + Sync>;
-
-fn seconds_arg(text: &str, option: &str) -> Result<Duration, String> {
-    parse_duration(text).ok_or_else(|| format!("{option} {text}: expected seconds (or m:ss)"))
-}
-
-/// Builds the match of a command line.
-pub fn config_from_args(args: &MatchArgs) -> Result<MatchConfig, String> {
-    let [first, second] = args.engines.as_slice() else {
-        return Err(format!(
-            "a match needs exactly two --engine options, not {}",
-            args.engines.len()
-        ));
-    };
-    let mut engines = [EngineSpec::parse(first)?, EngineSpec::parse(second)?];
-    if engines[0].name == engines[1].name && !engines[1].named {
-        engines[1].name.push_str("-2");
-    }
-    let mut limit = Limit::default();
-    if let Some(d) = args.games.depth {
-        if !(1..=60).contains(&d) {
-            return Err(format!("--depth {d}: expected 1 to 60"));
-        }
-        limit.depth = Some(d);
-    }
-    if let Some(t) = &args.games.move_time {
-        let t = seconds_arg(t, "--move-time")?;
-        if t.is_zero() {
-            return Err("--move-time must be positive".into());
-        }
-        limit.move_time = Some(t);
-    }
-    if let Some(tc) = &args.games.tc {
-        limit.clock = Some(ClockControl::parse(tc)?);
-    }
-    if args.rounds == 0 {
-        return Err("--rounds must be at least 1".into());
-    }
-    let rules = args.games.rules.rules().map_err(|e| e.to_string())?;
-    if rules.discs_per_player.is_some()
-        && let Some(e) = engines
-            .iter()
-            .find(|e| matches!(&e.kind, EngineKind::External(x) if x.protocol == Protocol::Nboard))
-    {
-        return Err(format!(
-            "{}: NBoard engines cannot be told a disc supply (GGF has no field for it)",
-            e.name
-        ));
-    }
-    let mut config = MatchConfig::new(engines, limit, args.rounds);
-    config.rules = rules;
-    if !rules.is_standard() {
-        // The XOT lists are for 8x8 Othello: a variant plays the positions a few plies in.
-        config.openings = openings::variant_openings(rules, openings::VARIANT_PLIES);
-        config.openings_source = format!(
-            "the {} positions {} plies from the start of {rules}",
-            config.openings.len(),
-            openings::VARIANT_PLIES
-        );
-        if config.openings.is_empty() {
-            config.openings = vec![Opening::start_of(rules)];
-            config.openings_source = format!("the start of {rules}");
-        }
-    }
-    if let Some(path) = &args.games.openings {
-        config.openings = openings::load_openings(path, rules)?;
-        config.openings_source = format!("{} ({} openings)", path.display(), config.openings.len());
-    }
-    if args.games.random {
-        config.random_seed = Some(args.games.seed.unwrap_or_else(|| {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(1, |d| d.as_nanos() as u64)
-        }));
-    }
-    config.time_margin = seconds_arg(&args.games.time_margin, "--time-margin")?;
-    config.move_timeout = seconds_arg(&args.games.move_timeout, "--move-timeout")?;
-    if config.move_timeout.is_zero() {
-        return Err("--move-timeout must be positive".into());
-    }
-    if let Some(t) = &args.games.game_timeout {
-        config.game_timeout = Some(seconds_arg(t, "--game-timeout")?);
-    }
-    config.concurrency = args.games.concurrency;
-    if let Some(values) = &args.sprt {
-        let &[elo0, elo1, alpha, beta] = values.as_slice() else {
-            return Err("--sprt takes four numbers: elo0 elo1 alpha beta".into());
-        };
-        config.sprt = Some(Sprt::new(elo0, elo1, alpha, beta)?);
-    }
-    Ok(config)
-}
-
-/// Runs `iago match`: the live progress bar on stderr (hidden when stderr is not a terminal),
-/// the GGF file, and the summary (text or JSON) on stdout.
-pub fn run(args: MatchArgs) -> Result<(), Error> {
-    let config = config_from_args(&args)?;
-    let ggf = match &args.games.ggf {
-        Some(path) => Some(Mutex::new(
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .map_err(|e| format!("cannot open {}: {e}", path.display()))?,
-        )),
-        None => None,
-    };
-    let bar = indicatif::ProgressBar::new((config.rounds * 2) as u64);
-    if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
-    }
-    if let Ok(style) =
-        indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} games {elapsed} {msg}")
-    {
-        bar.set_style(style);
-    }
-    let names = [
-        config.engines[0].name.clone(),
-        config.engines[1].name.clone(),
-    ];
-    bar.set_message(format!("{} vs {}", names[0], names[1]));
-    let write_error: Mutex<Option<String>> = Mutex::new(None);
-    let on_game = |record: &GameRecord, progress: &Progress| {
-        if let Outcome::Forfeited {
-            loser,
-            reason,
-            message,
-        } = &record.outcome
-        {
-            let name = &record.names[game::color_index(*loser)];
-            bar.suspend(|| {
-                log::warn!(
-                    "game {}: {name} ({loser}) {}: {message}",
-                    record.index + 1,
-                    reason.describe()
-                )
-            });
-        }
-        if let Some(file) = &ggf {
-            let mut file = file.lock().unwrap_or_else(|p| p.into_inner());
-            if let Err(e) = writeln!(file, "{}", record.to_ggf()).and_then(|_| file.flush()) {
-                let mut error = write_error.lock().unwrap_or_else(|p| p.into_inner());
-                error.get_or_insert_with(|| format!("cannot write the GGF file: {e}"));
-            }
-        }
-        let t = progress.tally;
-        let mut message = format!(
-            "{} {:+} ={} -{} ",
-            names[0], t.wins as i64, t.draws, t.losses
-        );
-        if let Some(s) = t.score() {
-            message.push_str(&format!("{:.1}%", 100.0 * s));
-        }
-        if let Some(e) = t.elo() {
-            message.push_str(&format!(" Elo {}", stats::signed(e.elo)));
-        }
-        if let Some(llr) = progress.llr {
-            message.push_str(&format!(" LLR {llr:.2}"));
-        }
-        bar.set_message(message);
-        bar.set_position(progress.done as u64);
-    };
-    let report = play_match(&config, &on_game)?;
-    bar.finish_and_clear();
-    print_summary(
-        args.games.json,
-        &summary(&report),
-        || summary_text(&report, &config),
-        write_error,
-    )
-}
-
-/// Prints a summary (JSON or text) on stdout, then reports a failure to write the GGF file, if
-/// there was one. Shared by `match` and `tournament`.
-pub(crate) fn print_summary(
-    json: bool,
-    summary: &impl Serialize,
-    text: impl FnOnce() -> String,
-    write_error: Mutex<Option<String>>,
-) -> Result<(), Error> {
-    let mut out = std::io::stdout().lock();
-    if json {
-        writeln!(out, "{}", serde_json::to_string_pretty(summary)?)?;
-    } else {
-        write!(out, "{}", text())?;
-    }
-    out.flush()?;
-    if let Some(e) = write_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
-        return Err(e.into());
-    }
-    Ok(())
-}
-
 /// The JSON summary of a match.
 #[derive(Serialize, Debug)]
 pub struct Summary {
@@ -1008,77 +744,26 @@ mod tests {
 
     #[test]
     fn configuration_errors() {
-        let args = |engines: &[&str]| MatchArgs {
-            engines: engines.iter().map(|s| s.to_string()).collect(),
-            rounds: 1,
-            sprt: None,
-            games: GameOptions {
-                openings: None,
-                random: false,
-                seed: None,
-                depth: None,
-                move_time: None,
-                tc: None,
-                time_margin: "0.2".into(),
-                move_timeout: "60".into(),
-                game_timeout: None,
-                concurrency: 1,
-                ggf: None,
-                json: false,
-                rules: Default::default(),
-            },
-        };
-        assert!(
-            config_from_args(&args(&["iago"]))
-                .unwrap_err()
-                .contains("two --engine")
-        );
-        assert!(
-            config_from_args(&args(&["iago", "bogus"]))
-                .unwrap_err()
-                .contains("bad engine spec")
-        );
-        // Two unnamed Iagos get different names; two with the same name= are refused later.
-        let c = config_from_args(&args(&["iago", "iago"])).unwrap();
-        assert_eq!(
-            (c.engines[0].name.as_str(), c.engines[1].name.as_str()),
-            ("Iago", "Iago-2")
-        );
-        let c = config_from_args(&args(&["name=X,iago", "name=X,iago,depth=2"])).unwrap();
-        assert!(
-            play_match(&c, &|_, _| {})
-                .unwrap_err()
-                .contains("both engines are named X")
-        );
+        let config = |engines: [&str; 2]| MatchConfig::new(engines.map(spec), Limit::default(), 1);
+        let e =
+            play_match(&config(["name=X,iago", "name=X,iago,depth=2"]), &|_, _| {}).unwrap_err();
+        assert!(e.contains("both engines are named X"), "{e}");
         // No limit at all.
+        let e = play_match(&config(["iago", "name=B,iago"]), &|_, _| {}).unwrap_err();
+        assert!(e.contains("has no limit"), "{e}");
+        let mut none = config(["iago,depth=1", "iago,depth=2"]);
+        none.concurrency = 0;
+        assert!(play_match(&none, &|_, _| {}).is_err());
         let e = play_match(
-            &config_from_args(&args(&["iago", "iago"])).unwrap(),
+            &config(["iago,depth=1", "cmd=/no/such/engine,depth=1"]),
             &|_, _| {},
         )
         .unwrap_err();
-        assert!(e.contains("has no limit"), "{e}");
-        let mut a = args(&["iago", "iago"]);
-        a.games.tc = Some("1:00+x".into());
-        assert!(config_from_args(&a).unwrap_err().contains("bad clock"));
-        let mut a = args(&["iago", "iago"]);
-        a.sprt = Some(vec![5.0, 0.0, 0.05, 0.05]);
-        assert!(config_from_args(&a).unwrap_err().contains("--sprt"));
-        let mut a = args(&["iago", "iago"]);
-        a.games.openings = Some("/no/such/file".into());
-        assert!(
-            config_from_args(&a)
-                .unwrap_err()
-                .contains("cannot read openings")
-        );
-        let missing =
-            config_from_args(&args(&["iago,depth=1", "cmd=/no/such/engine,depth=1"])).unwrap();
-        let e = play_match(&missing, &|_, _| {}).unwrap_err();
         assert!(
             e.starts_with("engine engine: cannot start '/no/such/engine'"),
             "{e}"
         );
-        let nboard_time = config_from_args(&args(&["iago,depth=1", "cmd=true,time=1"])).unwrap();
-        let e = play_match(&nboard_time, &|_, _| {}).unwrap_err();
+        let e = play_match(&config(["iago,depth=1", "cmd=true,time=1"]), &|_, _| {}).unwrap_err();
         assert!(e.contains("no time per move"), "{e}");
     }
 }

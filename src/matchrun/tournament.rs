@@ -37,35 +37,16 @@
 //! is not withdrawn); [`standings`] handles them for other callers.
 
 use std::collections::BTreeSet;
-use std::io::Write;
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use super::game::{GameRecord, Outcome, color_index};
+use super::game::GameRecord;
 use super::spec::EngineSpec;
-use super::{
-    Error, Forfeits, GameOptions, MatchArgs, MatchConfig, MatchReport, Progress, play_match,
-};
+use super::{Forfeits, MatchConfig, MatchReport, Progress, play_match};
 
 /// The squares of the board.
 const SQUARES: u32 = 64;
-
-/// The options of `iago tournament`.
-#[derive(clap::Args, Debug, Clone)]
-pub struct TournamentArgs {
-    /// An engine, given at least twice (same specs as `iago match`): "iago,depth=4",
-    /// "name=NTest,cmd=./ntest x,dir=PATH,depth=4", "cmd=PROGRAM ARGS,proto=gtp".
-    #[arg(long = "engine", value_name = "SPEC", required = true)]
-    pub engines: Vec<String>,
-    /// Rounds of two games for every pair of engines.
-    #[arg(long, default_value_t = 1, value_name = "N")]
-    pub rounds: usize,
-    /// Openings, limits, timeouts, concurrency and output, as for `iago match`.
-    #[command(flatten)]
-    pub games: GameOptions,
-}
 
 /// One game for the standings: who played which colour and the final disc counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -281,58 +262,6 @@ impl TournamentConfig {
             .saturating_mul(2)
             .saturating_mul(self.engines.len().saturating_sub(1))
     }
-}
-
-/// Builds the tournament of a command line.
-pub fn config_from_args(args: &TournamentArgs) -> Result<TournamentConfig, String> {
-    if args.engines.len() < 2 {
-        return Err(format!(
-            "a tournament needs at least two --engine options, not {}",
-            args.engines.len()
-        ));
-    }
-    let mut engines = args
-        .engines
-        .iter()
-        .map(|e| EngineSpec::parse(e))
-        .collect::<Result<Vec<_>, _>>()?;
-    let mut taken: BTreeSet<String> = BTreeSet::new();
-    for e in engines.iter().filter(|e| e.named) {
-        if !taken.insert(e.name.clone()) {
-            return Err(format!(
-                "two engines are named {}: names must be distinct",
-                e.name
-            ));
-        }
-    }
-    for e in engines.iter_mut().filter(|e| !e.named) {
-        if taken.contains(&e.name) {
-            let base = e.name.clone();
-            let mut n = 2;
-            while taken.contains(&format!("{base}-{n}")) {
-                n += 1;
-            }
-            e.name = format!("{base}-{n}");
-        }
-        taken.insert(e.name.clone());
-    }
-    // The shared settings are parsed (and checked) exactly as `iago match` does.
-    // Each pairing is a match; the tournament writes the GGF and the summary itself.
-    let match_args = MatchArgs {
-        engines: args.engines[..2].to_vec(),
-        rounds: args.rounds,
-        sprt: None,
-        games: GameOptions {
-            ggf: None,
-            json: false,
-            ..args.games.clone()
-        },
-    };
-    let base = super::config_from_args(&match_args)?;
-    if base.concurrency == 0 {
-        return Err("--concurrency must be at least 1".into());
-    }
-    Ok(TournamentConfig { engines, base })
 }
 
 /// One pairing's match.
@@ -620,78 +549,10 @@ pub fn summary_text(report: &TournamentReport, config: &TournamentConfig) -> Str
     out
 }
 
-/// Runs `iago tournament`: a progress bar on stderr (hidden when stderr is not a terminal), the
-/// GGF file, and the standings (text or JSON) on stdout.
-pub fn run(args: TournamentArgs) -> Result<(), Error> {
-    let config = config_from_args(&args)?;
-    let ggf = match &args.games.ggf {
-        Some(path) => Some(Mutex::new(
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .map_err(|e| format!("cannot open {}: {e}", path.display()))?,
-        )),
-        None => None,
-    };
-    let total = config
-        .pairings()
-        .len()
-        .saturating_mul(config.base.rounds)
-        .saturating_mul(2);
-    let bar = indicatif::ProgressBar::new(total as u64);
-    if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
-    }
-    if let Ok(style) =
-        indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} games {elapsed} {msg}")
-    {
-        bar.set_style(style);
-    }
-    let write_error: Mutex<Option<String>> = Mutex::new(None);
-    let on_game = |_: [usize; 2], record: &GameRecord, progress: &Progress| {
-        if let Outcome::Forfeited {
-            loser,
-            reason,
-            message,
-        } = &record.outcome
-        {
-            let name = &record.names[color_index(*loser)];
-            bar.suspend(|| {
-                log::warn!(
-                    "{} vs {} game {}: {name} ({loser}) {}: {message}",
-                    record.names[0],
-                    record.names[1],
-                    record.index + 1,
-                    reason.describe()
-                )
-            });
-        }
-        if let Some(file) = &ggf {
-            let mut file = file.lock().unwrap_or_else(|p| p.into_inner());
-            if let Err(e) = writeln!(file, "{}", record.to_ggf()).and_then(|_| file.flush()) {
-                let mut error = write_error.lock().unwrap_or_else(|p| p.into_inner());
-                error.get_or_insert_with(|| format!("cannot write the GGF file: {e}"));
-            }
-        }
-        bar.set_message(format!(
-            "{} vs {} {}/{}",
-            record.names[0], record.names[1], progress.done, progress.total
-        ));
-        bar.inc(1);
-    };
-    let report = play_tournament(&config, &on_game)?;
-    bar.finish_and_clear();
-    super::print_summary(
-        args.games.json,
-        &summary(&report),
-        || summary_text(&report, &config),
-        write_error,
-    )
-}
-
 #[cfg(test)]
 mod tests {
+    use std::sync::Mutex;
+
     use super::*;
 
     fn game(black: usize, white: usize, black_discs: u32, white_discs: u32) -> GameResult {
@@ -822,64 +683,21 @@ mod tests {
         assert_eq!(standings(0, &[], &none, &[], 0).unwrap(), vec![]);
     }
 
-    fn args(engines: &[&str]) -> TournamentArgs {
-        TournamentArgs {
-            engines: engines.iter().map(|s| s.to_string()).collect(),
-            rounds: 1,
-            games: GameOptions {
-                openings: None,
-                random: false,
-                seed: None,
-                depth: None,
-                move_time: None,
-                tc: None,
-                time_margin: "0.2".into(),
-                move_timeout: "60".into(),
-                game_timeout: None,
-                concurrency: 1,
-                ggf: None,
-                json: false,
-                rules: Default::default(),
-            },
-        }
-    }
-
-    #[test]
-    fn configuration() {
-        assert!(
-            config_from_args(&args(&["iago"]))
-                .unwrap_err()
-                .contains("at least two")
-        );
-        assert!(
-            config_from_args(&args(&["iago", "iago", "bogus"]))
-                .unwrap_err()
-                .contains("bad engine spec")
-        );
-        assert!(
-            config_from_args(&args(&["name=X,iago", "iago", "name=X,iago"]))
-                .unwrap_err()
-                .contains("two engines are named X")
-        );
-        let c = config_from_args(&args(&["iago", "name=Iago-2,iago", "iago"])).unwrap();
-        let names: Vec<&str> = c.engines.iter().map(|e| e.name.as_str()).collect();
-        assert_eq!(names, ["Iago", "Iago-2", "Iago-3"]);
-        assert_eq!(c.pairings(), [(0, 1), (0, 2), (1, 2)]);
-        assert_eq!(c.games_per_engine(), 4);
-        let mut a = args(&["iago", "iago"]);
-        a.rounds = 0;
-        assert!(config_from_args(&a).is_err());
-        let mut a = args(&["iago", "iago"]);
-        a.games.concurrency = 0;
-        assert!(config_from_args(&a).is_err());
-    }
-
     #[test]
     fn in_process_tournament() {
-        let mut a = args(&["iago,depth=1", "iago,depth=2", "name=Third,iago,depth=1"]);
-        a.rounds = 1;
-        let mut c = config_from_args(&a).unwrap();
-        c.base.openings = super::super::openings::parse_openings("f5d6c3d3c4f4", "t").unwrap();
+        let engines: Vec<EngineSpec> = ["iago,depth=1", "iago,depth=2", "name=Third,iago,depth=1"]
+            .iter()
+            .map(|e| EngineSpec::parse(e).unwrap())
+            .collect();
+        let mut base = MatchConfig::new(
+            [engines[0].clone(), engines[1].clone()],
+            super::super::spec::Limit::default(),
+            1,
+        );
+        base.openings = super::super::openings::parse_openings("f5d6c3d3c4f4", "t").unwrap();
+        let c = TournamentConfig { engines, base };
+        assert_eq!(c.pairings(), [(0, 1), (0, 2), (1, 2)]);
+        assert_eq!(c.games_per_engine(), 4);
         let seen = Mutex::new(0);
         let report = play_tournament(&c, &|_, _, _| *seen.lock().unwrap() += 1).unwrap();
         assert_eq!(*seen.lock().unwrap(), 6);

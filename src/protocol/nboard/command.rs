@@ -63,12 +63,6 @@ impl PingId {
     }
 }
 
-impl From<i64> for PingId {
-    fn from(n: i64) -> PingId {
-        PingId(n.to_string())
-    }
-}
-
 impl From<u64> for PingId {
     fn from(n: u64) -> PingId {
         PingId(n.to_string())

@@ -1,0 +1,418 @@
+//! What the subcommands share: the argument groups (declared once, `#[command(flatten)]`ed where
+//! used), their value parsers, and the helpers that read the inputs and write the outputs.
+
+use std::time::Instant;
+
+use crate::board::notation::looks_like_board;
+use crate::board::{Color, Game, Move, Rules, State, parse_sized_position};
+use crate::solve::Problem;
+
+/// An error for the user: one line, printed by `main` with a non-zero exit.
+pub type CliError = Box<dyn std::error::Error + Send + Sync>;
+
+/// Threads and hash table of a search (`solve`, `analyze` and the protocol sessions).
+#[derive(clap::Args, Debug, Clone, PartialEq, Eq)]
+pub struct SearchArgs {
+    /// Search threads (default: every core of the machine).
+    #[arg(long, default_value_t = default_threads(), value_name = "N", value_parser = threads_arg)]
+    pub threads: usize,
+    /// Hash table size in MiB.
+    #[arg(long, default_value_t = 64, value_name = "MB", value_parser = hash_arg)]
+    pub hash: usize,
+}
+
+impl Default for SearchArgs {
+    fn default() -> Self {
+        SearchArgs {
+            threads: default_threads(),
+            hash: 64,
+        }
+    }
+}
+
+/// `--threads` of the subcommands that run workers (`train`, `probcut-fit`, `book build`,
+/// `book deepen`): every core by default.
+#[derive(clap::Args, Debug, Clone, PartialEq, Eq)]
+pub struct ThreadsArg {
+    /// Worker threads.
+    #[arg(long, default_value_t = default_threads(), value_name = "N", value_parser = threads_arg)]
+    pub threads: usize,
+}
+
+/// `--eval FILE|hand`.
+#[derive(clap::Args, Debug, Clone, Default, PartialEq, Eq)]
+pub struct EvalArg {
+    /// The evaluation: a weight file made by `iago train`, `hand` for the hand-written one
+    /// (default: the trained weights compiled into the binary).
+    #[arg(long, value_name = "FILE|hand")]
+    pub eval: Option<String>,
+}
+
+impl EvalArg {
+    /// The evaluation chosen by `--eval` (the embedded one without it).
+    pub fn evaluator(&self) -> Result<crate::eval::Evaluation, CliError> {
+        match &self.eval {
+            None => Ok(crate::eval::default_evaluator()),
+            Some(name) => {
+                crate::eval::load_evaluator(name).map_err(|e| format!("--eval {name}: {e}").into())
+            }
+        }
+    }
+}
+
+/// Options of the protocol subcommands.
+#[derive(clap::Args, Debug, Clone)]
+pub struct EngineArgs {
+    /// Threads and hash table.
+    #[command(flatten)]
+    pub search: SearchArgs,
+    /// Search depth when the client sets none (NBoard until `set depth`; GTP without a clock).
+    #[arg(long, default_value_t = 12, value_name = "D")]
+    pub depth: u32,
+    /// Seconds per move when a GTP client gives no clock (instead of --depth).
+    #[arg(long, value_name = "SECS", value_parser = seconds_arg)]
+    pub time: Option<f64>,
+    /// How GTP vertices name the rows: `top` (a1 top-left, Othello notation, Edax's GTP),
+    /// `bottom` (A1 bottom-left, GoGui and gogui-twogtp), or `auto`: top until the client sends
+    /// a `gogui-` command, as GoGui and gogui-twogtp do at once.
+    #[arg(long, value_enum, default_value_t = crate::protocol::gtp::Rows::Auto)]
+    pub rows: crate::protocol::gtp::Rows,
+    /// The evaluation.
+    #[command(flatten)]
+    pub eval: EvalArg,
+    /// An opening book file (default: the book shipped in `book/`, compiled in). `learn` saves
+    /// into this file.
+    #[arg(long, value_name = "FILE", conflicts_with = "no_book")]
+    pub book: Option<String>,
+    /// Play without an opening book.
+    #[arg(long)]
+    pub no_book: bool,
+    /// Pick at random among book moves within this many discs of the best (varied games).
+    #[arg(long, default_value_t = 0, value_name = "DISCS")]
+    pub book_randomness: i32,
+}
+
+impl Default for EngineArgs {
+    fn default() -> Self {
+        EngineArgs {
+            search: SearchArgs::default(),
+            depth: 12,
+            time: None,
+            rows: crate::protocol::gtp::Rows::Auto,
+            eval: EvalArg::default(),
+            book: None,
+            no_book: false,
+            book_randomness: 0,
+        }
+    }
+}
+
+impl EngineArgs {
+    /// The book chosen by `--book`/`--no-book`; a book that cannot be read gives a warning and
+    /// no book.
+    pub fn opening_book(&self) -> Option<crate::book::Book> {
+        if self.no_book {
+            return None;
+        }
+        let start = Instant::now();
+        let loaded = match &self.book {
+            Some(path) => crate::book::Book::load(std::path::Path::new(path))
+                .inspect(|b| b.set_path(Some(path.into()))),
+            None => crate::book::Book::shipped(),
+        };
+        match loaded {
+            Ok(mut book) => {
+                book.set_randomness(self.book_randomness);
+                book.set_seed(
+                    std::time::SystemTime::now()
+                        .duration_since(std::time::UNIX_EPOCH)
+                        .map_or(1, |d| d.as_nanos() as u64),
+                );
+                log::info!(
+                    "opening book: {} positions, loaded in {:.1} ms",
+                    book.len(),
+                    start.elapsed().as_secs_f64() * 1000.0
+                );
+                Some(book)
+            }
+            Err(e) => {
+                let name = self.book.as_deref().unwrap_or("the built-in book");
+                log::warn!("cannot use the opening book {name}: {e}; playing without a book");
+                None
+            }
+        }
+    }
+}
+
+/// The rule set of a subcommand: `--rules`, `--discs`, `--size`.
+#[derive(clap::Args, Debug, Clone, Default, PartialEq, Eq)]
+pub struct RulesArgs {
+    /// The game: othello (the default), reversi (empty centre filled by the first four moves
+    /// without capture), anti (fewest discs wins) or anti-reversi; also written like
+    /// "6x6 anti" or "reversi-32".
+    #[arg(long, value_name = "NAME")]
+    pub rules: Option<String>,
+    /// Discs each player may place in all, the start's included (Reversi's 32); a side with
+    /// none left passes. Default: unlimited.
+    #[arg(long, value_name = "N")]
+    pub discs: Option<u8>,
+    /// Board size: 4, 6 or 8 (default 8, or the size of the positions read).
+    #[arg(long, value_name = "N")]
+    pub size: Option<u8>,
+}
+
+impl RulesArgs {
+    /// The rules named by the flags, at `--size` or else `default_size`.
+    pub fn rules_at(&self, default_size: u8) -> Result<Rules, CliError> {
+        let mut rules = match &self.rules {
+            Some(name) => name.parse::<Rules>()?,
+            None => Rules::OTHELLO,
+        };
+        if self.rules.as_deref().is_none_or(|n| !n.contains('x')) {
+            rules.size = default_size;
+        }
+        if let Some(size) = self.size {
+            if self.rules.as_deref().is_some_and(|n| n.contains('x')) && size != rules.size {
+                return Err(format!("--size {size} contradicts --rules '{}'", rules).into());
+            }
+            rules.size = size;
+        }
+        if let Some(discs) = self.discs {
+            rules.discs_per_player = Some(discs);
+        }
+        rules.check_supported()?;
+        Ok(rules)
+    }
+
+    /// The rules named by the flags (8×8 unless a size is given).
+    pub fn rules(&self) -> Result<Rules, CliError> {
+        self.rules_at(8)
+    }
+
+    /// The rules for a position of `size` squares a side read from the input: `--size`, when
+    /// given, must agree.
+    pub fn rules_for(&self, size: u8) -> Result<Rules, CliError> {
+        let rules = self.rules_at(size)?;
+        if rules.size != size {
+            return Err(format!(
+                "a {size}x{size} position, but the rules are for {0}x{0} (--size)",
+                rules.size
+            )
+            .into());
+        }
+        Ok(rules)
+    }
+
+    /// Whether no flag was given (standard Othello).
+    pub fn is_default(&self) -> bool {
+        *self == RulesArgs::default()
+    }
+}
+
+/// `--threads`: 1 to [`crate::engine::MAX_THREADS`].
+pub(crate) fn threads_arg(text: &str) -> Result<usize, String> {
+    let max = crate::engine::MAX_THREADS;
+    match text.parse::<usize>() {
+        Ok(n) if (1..=max).contains(&n) => Ok(n),
+        _ => Err(format!("expected a number of threads from 1 to {max}")),
+    }
+}
+
+/// `--hash`: 1 to [`crate::search::tt::MAX_MB`] MiB (the machine's memory is checked when the
+/// table is made).
+pub(crate) fn hash_arg(text: &str) -> Result<usize, String> {
+    let max = crate::search::tt::MAX_MB;
+    match text.parse::<usize>() {
+        Ok(n) if (1..=max).contains(&n) => Ok(n),
+        _ => Err(format!("expected a size in MiB from 1 to {max}")),
+    }
+}
+
+/// `--time` of a search: a positive, finite number of seconds.
+pub(crate) fn seconds_arg(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(t) if t > 0.0 && t.is_finite() => Ok(t),
+        _ => Err("expected a positive number of seconds".into()),
+    }
+}
+
+/// The number of cores, the default thread count of searching subcommands.
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// A board string of 16, 36 or 64 squares and the side to move, under the flags' rules.
+pub(crate) fn read_board(args: &RulesArgs, input: &str) -> Result<(Rules, Game), CliError> {
+    let (position, size) = parse_sized_position(input)?;
+    let rules = args.rules_for(size)?;
+    Ok((rules, Game::try_from_position(rules, position)?))
+}
+
+/// A position read from the command line: a board string of 16, 36 or 64 squares and the side
+/// to move, or a transcript played from the start of the rules.
+pub(crate) fn read_position(args: &RulesArgs, input: &str) -> Result<(Rules, Game), CliError> {
+    if looks_like_board(input) {
+        read_board(args, input)
+    } else {
+        let rules = args.rules()?;
+        let mut game = Game::new(rules);
+        game.play_transcript(input)?;
+        Ok((rules, game))
+    }
+}
+
+/// The text of FILE, of stdin for `-`, or of the built-in suite without a file; and the index
+/// of its first position (40 for the built-in FFO #40-#49).
+pub(crate) fn read_input(file: Option<&str>) -> Result<(String, usize), CliError> {
+    use std::io::Read;
+    Ok(match file {
+        None => (
+            crate::solve::BUILTIN_SUITE.to_string(),
+            crate::solve::BUILTIN_FIRST_INDEX,
+        ),
+        Some("-") => {
+            let mut bytes = Vec::new();
+            std::io::stdin().read_to_end(&mut bytes)?;
+            (
+                crate::board::notation::decode_text(bytes, "standard input"),
+                1,
+            )
+        }
+        Some(path) => (
+            crate::board::notation::read_text_file(std::path::Path::new(path))
+                .map_err(|e| format!("cannot read {path}: {e}"))?,
+            1,
+        ),
+    })
+}
+
+/// The problems to read (`solve`, `analyze`): FILE, stdin, the built-in suite, or, for a variant
+/// without a file, the variant's start position.
+pub(crate) fn problem_text(
+    file: Option<&str>,
+    args: &RulesArgs,
+    rules: &Rules,
+) -> Result<(String, usize), CliError> {
+    if file.is_none() && !args.is_default() {
+        return Ok((rules.board_string(&rules.start_position()), 1));
+    }
+    read_input(file)
+}
+
+/// A problem with its rules (`--size` must agree with the board read) and its state.
+pub(crate) fn problem_state<'a, E: std::fmt::Display>(
+    problem: &'a Result<Problem, E>,
+    args: &RulesArgs,
+) -> Result<(&'a Problem, Rules, State), String> {
+    let problem = problem.as_ref().map_err(|e| e.to_string())?;
+    let rules = args
+        .rules_for(problem.entry.size)
+        .map_err(|e| format!("line {}: {e}", problem.line))?;
+    let state = rules
+        .state(problem.entry.position)
+        .map_err(|e| format!("line {}: {e}", problem.line))?;
+    Ok((problem, rules, state))
+}
+
+/// A PV as Edax writes it: upper case for Black's moves, lower case for White's.
+pub(crate) fn pv_text(pv: &[Move], first: Color) -> String {
+    let mut color = first;
+    let mut out = Vec::with_capacity(pv.len());
+    for mv in pv {
+        out.push(match color {
+            Color::Black => mv.to_uppercase(),
+            Color::White => mv.to_string().to_lowercase(),
+        });
+        color = color.opposite();
+    }
+    out.join(" ")
+}
+
+/// Millions of nodes per second, `-` without a time.
+pub(crate) fn rate(nodes: u64, secs: f64) -> String {
+    if secs > 0.0 {
+        format!("{:.1} M", nodes as f64 / secs / 1e6)
+    } else {
+        "-".into()
+    }
+}
+
+/// Refuses an output `path` whose directory does not exist, before a long run that would
+/// otherwise fail only when it writes its result (`train`, `book build`, `book deepen`).
+pub(crate) fn check_output_dir(path: &str) -> Result<(), CliError> {
+    let dir = std::path::Path::new(path)
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty());
+    if dir.is_some_and(|d| !d.is_dir()) {
+        return Err(format!("cannot write {path}: no such directory").into());
+    }
+    Ok(())
+}
+
+/// Game archives read from the command line (`train`, `book build`).
+pub(crate) struct Archives {
+    /// WTHOR games, every file in order.
+    pub wthor: Vec<crate::train::wthor::WthorGame>,
+    /// WTHOR files read.
+    pub wthor_files: usize,
+    /// Logistello's games.
+    pub logistello: Vec<crate::train::logbook::LogbookGame>,
+}
+
+/// Reads a WTHOR directory (or one `.wtb` file) and optionally Logistello's `logbook.gam[.gz]`;
+/// `max_games` keeps a sample (spread over the WTHOR files).
+pub(crate) fn read_archives(
+    wthor: Option<&str>,
+    logistello: Option<&str>,
+    max_games: Option<usize>,
+) -> Result<Archives, CliError> {
+    use crate::train::{logbook, wthor as wtb};
+    let mut archives = Archives {
+        wthor: Vec::new(),
+        wthor_files: 0,
+        logistello: Vec::new(),
+    };
+    if let Some(wthor) = wthor {
+        let path = std::path::Path::new(wthor);
+        let files: Vec<std::path::PathBuf> = if path.is_dir() {
+            let mut files: Vec<_> = std::fs::read_dir(path)
+                .map_err(|e| format!("cannot read {wthor}: {e}"))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("wtb")))
+                .collect();
+            files.sort();
+            files
+        } else {
+            vec![path.to_path_buf()]
+        };
+        for file in &files {
+            let bytes =
+                std::fs::read(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+            let mut games = wtb::parse(&bytes).map_err(|e| format!("{}: {e}", file.display()))?;
+            if let Some(n) = max_games {
+                games.truncate(n.div_ceil(files.len()).max(1));
+            }
+            archives.wthor.extend(games);
+        }
+        archives.wthor_files = files.len();
+    }
+    if let Some(file) = logistello {
+        let bytes = std::fs::read(file).map_err(|e| format!("cannot read {file}: {e}"))?;
+        let text = if file.ends_with(".gz") {
+            let mut text = String::new();
+            std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&bytes[..]), &mut text)
+                .map_err(|e| format!("{file}: {e}"))?;
+            text
+        } else {
+            String::from_utf8_lossy(&bytes).into_owned()
+        };
+        archives.logistello = logbook::parse(&text)
+            .into_iter()
+            .filter_map(|g| g.map_err(|e| log::warn!("{e}")).ok())
+            .collect();
+        if let Some(n) = max_games {
+            archives.logistello.truncate(n);
+        }
+    }
+    Ok(archives)
+}

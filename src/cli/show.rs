@@ -1,0 +1,84 @@
+//! `iago show`: a position as a grid, with its counts, legal moves and result.
+
+use std::io::Write;
+
+use super::args::{CliError, RulesArgs, read_position};
+use crate::board::notation::looks_like_board;
+use crate::board::{Bitboard, Color};
+
+/// The options of `iago show`.
+#[derive(clap::Args, Debug)]
+pub struct ShowArgs {
+    /// The position or transcript; several words are joined with spaces.
+    #[arg(required = true, num_args = 1.., value_name = "POSITION|TRANSCRIPT", allow_hyphen_values = true)]
+    pub input: Vec<String>,
+    /// The rule set.
+    #[command(flatten)]
+    pub rules: RulesArgs,
+}
+
+/// Prints the position (a board string or a transcript from the start).
+pub fn run(args: &ShowArgs) -> Result<(), CliError> {
+    let input = args.input.join(" ");
+    let from_board = looks_like_board(&input);
+    let (rules, game) = read_position(&args.rules, &input)?;
+    let state = game.state();
+    let position = state.position;
+    let board = position.board;
+    let mut out = std::io::stdout().lock();
+    if !rules.is_standard() {
+        writeln!(out, "Rules: {rules}")?;
+    }
+    writeln!(out, "{}", rules.grid(&state, true))?;
+    let empty = rules.empty_count(&board);
+    writeln!(
+        out,
+        "Black (X) {} discs, White (O) {} discs, {empty} empty",
+        position.black().count(),
+        position.white().count(),
+    )?;
+    if rules.discs_per_player.is_some() {
+        writeln!(
+            out,
+            "Discs left: Black {}, White {}",
+            state.left_of(Color::Black),
+            state.left_of(Color::White)
+        )?;
+    }
+    if !from_board {
+        writeln!(
+            out,
+            "Moves: {} ({})",
+            game.moves().len(),
+            game.transcript(true)
+        )?;
+    }
+    if game.is_over() {
+        let score = game.final_score_for_black();
+        let result = match score {
+            s if s > 0 => format!("Black wins by {s}"),
+            s if s < 0 => format!("White wins by {}", -s),
+            _ => "draw".to_string(),
+        };
+        writeln!(
+            out,
+            "Game over: {result} (Black {score:+}, empties to the winner)"
+        )?;
+    } else if game.must_pass() {
+        writeln!(out, "{} to move must pass", position.to_move)?;
+    } else {
+        let moves: Vec<String> = Bitboard(game.legal_moves())
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        writeln!(
+            out,
+            "{} to move; legal moves ({}): {}",
+            position.to_move,
+            moves.len(),
+            moves.join(" ")
+        )?;
+    }
+    writeln!(out, "Board: {}", rules.board_string(&position))?;
+    Ok(())
+}

@@ -1,0 +1,208 @@
+//! `iago train`: trains the pattern evaluation on game archives and writes the weight file.
+
+use std::io::Write;
+use std::time::Instant;
+
+use super::args::{CliError, ThreadsArg, check_output_dir, read_archives};
+use crate::train::evaluation::{self, TrainOptions};
+
+/// The options of `iago train`.
+#[derive(clap::Args, Debug)]
+pub struct TrainArgs {
+    /// A directory of WTHOR `WTH_*.wtb` files (or one file).
+    #[arg(long, value_name = "PATH")]
+    pub wthor: String,
+    /// Logistello's `logbook.gam` or `logbook.gam.gz`.
+    #[arg(long, value_name = "FILE")]
+    pub logistello: Option<String>,
+    /// Where to write the weights.
+    #[arg(long, value_name = "FILE")]
+    pub out: String,
+    /// WTHOR years kept for validation.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "2023,2024",
+        value_name = "YEARS"
+    )]
+    pub validation_years: Vec<u16>,
+    /// Positions per stage labelled by search (the stages beyond 24 empties).
+    #[arg(long, default_value_t = 300_000, value_name = "N")]
+    pub max_per_stage: usize,
+    /// Positions per stage labelled by their game's value (the stages up to 24 empties).
+    #[arg(long, default_value_t = 1_500_000, value_name = "N")]
+    pub max_labelled: usize,
+    /// Positions per stage labelled by the exact solver.
+    #[arg(long, default_value_t = 1_000_000, value_name = "N")]
+    pub max_solved: usize,
+    /// Solve positions with at most this many empties.
+    #[arg(long, default_value_t = 16, value_name = "E")]
+    pub solve_max_empties: u32,
+    /// Where a game's known values disagree between 24 empties and the solver's range, solve
+    /// its position at these depths (empties) too, so that more of its positions get the
+    /// game's value; an empty list solves none.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "18",
+        value_name = "EMPTIES"
+    )]
+    pub check_empties: Vec<u32>,
+    /// Share of the training positions in the solver's range (and one empty beyond) that
+    /// also bring the child of a random move, solved (positions off the games' paths).
+    #[arg(long, default_value_t = 0.2, value_name = "R")]
+    pub off_path: f64,
+    /// Share of the training positions beyond the solver's range (and one empty) that also
+    /// bring the child of a random move, labelled by a search.
+    #[arg(long, default_value_t = 0.3, value_name = "R")]
+    pub off_path_search: f64,
+    /// Training positions per stage between the solver's range and 24 empties that have no
+    /// trusted game value and get the score of a search instead.
+    #[arg(long, default_value_t = 1_000_000, value_name = "N")]
+    pub max_searched: usize,
+    /// Plies of the search that scores those positions.
+    #[arg(long, default_value_t = 6, value_name = "D")]
+    pub searched_depth: u32,
+    /// Passes over each stage's samples.
+    #[arg(long, default_value_t = 12, value_name = "N")]
+    pub epochs: usize,
+    /// Adagrad's learning rate.
+    #[arg(long, default_value_t = 0.16, value_name = "R")]
+    pub learning_rate: f32,
+    /// L2 decay of each mobility context's difference from the shared table, per pass over
+    /// a stage's samples: rarely seen configurations keep the shared weight.
+    #[arg(long, default_value_t = 1000.0, value_name = "L")]
+    pub context_decay: f32,
+    /// At most this many games from each archive (a quick sample).
+    #[arg(long, value_name = "N")]
+    pub max_games: Option<usize>,
+    /// Worker threads.
+    #[command(flatten)]
+    pub threads: ThreadsArg,
+    /// Seed of the samples.
+    #[arg(long, default_value_t = 1, value_name = "S")]
+    pub seed: u64,
+    /// Exact scores of solved positions: read when the file exists, and written back with
+    /// the positions this run solves (a rerun then skips the solving).
+    #[arg(long, value_name = "FILE")]
+    pub solved: Option<String>,
+}
+
+impl TrainArgs {
+    /// The training options of the command line (the library's defaults for the rest).
+    pub fn options(&self) -> TrainOptions {
+        TrainOptions {
+            validation_years: self.validation_years.clone(),
+            max_per_stage: self.max_per_stage,
+            max_labelled: self.max_labelled,
+            max_solved: self.max_solved,
+            solve_max_empties: self.solve_max_empties,
+            check_empties: self.check_empties.clone(),
+            off_path: self.off_path,
+            off_path_search: self.off_path_search,
+            max_searched: self.max_searched,
+            searched_depth: self.searched_depth,
+            epochs: self.epochs,
+            learning_rate: self.learning_rate,
+            context_decay: self.context_decay,
+            seed: self.seed,
+            ..TrainOptions::default()
+        }
+    }
+}
+
+/// Reads the archives, trains, writes the weights and prints a table of the stages.
+pub fn run(args: &TrainArgs) -> Result<(), CliError> {
+    let options = args.options();
+    let out_path = args.out.as_str();
+    let solved_path = args.solved.as_deref();
+    let start = Instant::now();
+    // A training run takes up to an hour: a file it could not write should fail now, not then.
+    for path in std::iter::once(out_path).chain(solved_path) {
+        check_output_dir(path)?;
+    }
+    let mut cache = match solved_path {
+        Some(path) if std::path::Path::new(path).exists() => {
+            let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+            let cache =
+                evaluation::SolvedCache::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
+            eprintln!("[train] {} solved positions from {path}", cache.len());
+            cache
+        }
+        _ => evaluation::SolvedCache::default(),
+    };
+    let mut save_error = None;
+    let mut save = |cache: &evaluation::SolvedCache| {
+        let Some(path) = solved_path else { return };
+        match std::fs::write(path, cache.to_bytes()) {
+            Ok(()) => eprintln!("[train] {} solved positions written to {path}", cache.len()),
+            Err(e) => save_error = Some(format!("cannot write {path}: {e}")),
+        }
+    };
+    let archives = read_archives(
+        Some(&args.wthor),
+        args.logistello.as_deref(),
+        args.max_games,
+    )?;
+    let mut games = evaluation::wthor_games(&archives.wthor, &options.validation_years);
+    let wthor_count = games.len();
+    games.extend(evaluation::logbook_games(&archives.logistello));
+    eprintln!(
+        "[train] {} WTHOR games from {} files, {} Logistello games; validation years {:?}",
+        wthor_count,
+        archives.wthor_files,
+        games.len() - wthor_count,
+        options.validation_years
+    );
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.threads.max(1))
+        .build()?;
+    let (eval, stages, exact) = pool.install(|| {
+        evaluation::train(
+            &games,
+            &options,
+            &mut cache,
+            &mut |line| eprintln!("[train] {line}"),
+            &mut save,
+        )
+    });
+    std::fs::write(out_path, eval.to_bytes())
+        .map_err(|e| format!("cannot write {out_path}: {e}"))?;
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "stage  empties  labels            train  train MAE  validation  valid MAE"
+    )?;
+    for s in &stages {
+        writeln!(
+            out,
+            "{:>5}  {:>2}-{:>2}    {:<16} {:>7}  {:>9.2}  {:>10}  {:>9.2}",
+            s.stage,
+            s.empties.0,
+            s.empties.1,
+            s.kinds
+                .iter()
+                .map(|(k, _)| k.name())
+                .collect::<Vec<_>>()
+                .join("+"),
+            s.train,
+            s.train_mae,
+            s.validation,
+            s.validation_mae
+        )?;
+    }
+    writeln!(
+        out,
+        "exact scores at 24 empties, validation years: {} positions; MAE static {:.2} (hand-written {:.2}); depth 8 on {}: {:.2}",
+        exact.positions, exact.static_mae, exact.hand_mae, exact.depth8_positions, exact.depth8_mae
+    )?;
+    writeln!(
+        out,
+        "wrote {out_path} in {:.0} s",
+        start.elapsed().as_secs_f64()
+    )?;
+    match save_error {
+        Some(e) => Err(e.into()),
+        None => Ok(()),
+    }
+}
