@@ -11,8 +11,10 @@ use crate::board::{Board, Color, Game, IllegalMoveError, Move, Rules, State};
 use crate::book::{Book, BookChoice};
 use crate::eval::{Evaluation, default_evaluator};
 use crate::search::driver::{MAX_DEPTH, Think};
+use crate::search::endgame::{SolveMode, Stopped};
 use crate::search::tt::TranspositionTable;
 use crate::search::{Bound, Limits, SearchResult, Source};
+use crate::solve::SolveReport;
 
 /// The engine's settings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -265,7 +267,13 @@ impl Engine {
         let states: Vec<State> = self.game.states().collect();
         for (moves_made, state) in states.iter().enumerate().rev() {
             let score = self
-                .search_in(rules, state, limits, Request::search(), &mut |_| {})
+                .search_in(
+                    rules,
+                    state,
+                    limits,
+                    SearchRequest::analyze(*limits),
+                    &mut |_| {},
+                )
                 .score;
             if self.is_stopped() {
                 return;
@@ -289,51 +297,48 @@ impl Engine {
         }
     }
 
-    /// Chooses a move for the current position. A book move returns at once; a forced move
-    /// or pass is valued by a short search of the position it leads to (a tenth of the time
-    /// the move would have had, at the same depth); a finished game returns `Move::Pass` with
-    /// the final score.
-    pub fn go(
+    /// Runs one search (see [`SearchRequest`]): a finished game gives `Move::Pass` with the
+    /// final score; a pass is valued by a search of the position it leads to; when the
+    /// request plays (not analyses), a book move returns at once and a forced move is valued
+    /// by a short search (a tenth of the time the move would have had, at the same depth).
+    /// `observer` gets each completed iteration.
+    pub fn search(
         &mut self,
-        limits: &Limits,
+        request: &SearchRequest,
         observer: &mut (dyn FnMut(&SearchResult) + Send),
     ) -> SearchResult {
-        let (rules, state) = (self.game.rules(), self.game.state());
-        self.search_in(rules, &state, limits, Request::play(), observer)
+        let (rules, state) = self.target(request.target);
+        self.search_in(rules, &state, &request.limits, *request, observer)
     }
 
-    /// Searches a position under the game's rules without touching the game (e.g. the position
-    /// after an implied pass).
-    pub fn analyze_state(
+    /// The rules and the position a request targets.
+    fn target(&self, target: Target) -> (Rules, State) {
+        match target {
+            Target::Game => (self.game.rules(), self.game.state()),
+            Target::State(state) => (self.game.rules(), state),
+            Target::Board(board) => (Rules::OTHELLO, standard_state(&board)),
+        }
+    }
+
+    /// Solves `state` under `rules` exactly (or win/loss/draw), whatever the game: from an
+    /// empty hash table, so that one thread's node counts are reproducible. Stopped with the
+    /// current stop generation.
+    pub fn solve(
         &mut self,
+        rules: Rules,
         state: &State,
-        limits: &Limits,
-        observer: &mut (dyn FnMut(&SearchResult) + Send),
-    ) -> SearchResult {
-        let rules = self.game.rules();
-        self.search_in(rules, state, limits, Request::search(), observer)
-    }
-
-    /// Searches any standard position without touching the game (what `iago analyze` does).
-    pub fn analyze(
-        &mut self,
-        board: &Board,
-        limits: &Limits,
-        observer: &mut (dyn FnMut(&SearchResult) + Send),
-    ) -> SearchResult {
-        let state = standard_state(board);
-        self.search_in(Rules::OTHELLO, &state, limits, Request::search(), observer)
-    }
-
-    /// Searches a standard `board` over the moves in `allowed` only (a square mask), without
-    /// the book.
-    pub fn analyze_moves(&mut self, board: &Board, limits: &Limits, allowed: u64) -> SearchResult {
-        let request = Request {
-            allowed,
-            ..Request::search()
-        };
-        let state = standard_state(board);
-        self.search_in(Rules::OTHELLO, &state, limits, request, &mut |_| {})
+        mode: SolveMode,
+    ) -> Result<SolveReport, Stopped> {
+        let (tt, evaluator, stop) = (&self.tt, &self.evaluator, &*self.stop);
+        self.pool.install(|| tt.clear());
+        let start = Instant::now();
+        let solution = self
+            .pool
+            .install(|| crate::solve::solve_on(tt, evaluator, stop, &rules, state, mode))?;
+        Ok(SolveReport {
+            solution,
+            elapsed: start.elapsed(),
+        })
     }
 
     /// The book's moves for the current position, best first (empty without a book or when
@@ -385,42 +390,37 @@ impl Engine {
         Ok(added)
     }
 
-    /// The `n` best moves of the current position, best first (multi-PV): depth by depth, the
-    /// k-th search of a depth is over the root moves its k - 1 better ones left, so every score
-    /// is the exact minimax value of its move at that depth. `observer` gets the `n` results
-    /// of each completed depth together (a GUI that keeps the hints of one depth shows them
-    /// all). Returns the last completed depth's results; when stopped before one completed,
-    /// the moves found so far (at least one). A must-pass position gives its pass, searched.
+    /// The `n` best moves of the request's position among its root moves, best first
+    /// (multi-PV; never the book): depth by depth, the k-th search of a depth is over the
+    /// root moves its k - 1 better ones left, so every score is the exact minimax value of its
+    /// move at that depth. `observer` gets the `n` results of each completed depth together
+    /// (a GUI that keeps the hints of one depth shows them all). Returns the last completed
+    /// depth's results; when stopped before one completed, the moves found so far (at least
+    /// one). A must-pass position gives its pass, searched.
     pub fn hint(
         &mut self,
         n: usize,
-        limits: &Limits,
+        request: &SearchRequest,
         observer: &mut (dyn FnMut(&[SearchResult]) + Send),
     ) -> Hints {
-        self.hint_excluding(n, limits, 0, observer)
-    }
-
-    /// [`Engine::hint`] over the moves not in `excluded` (a square mask), e.g. the moves the book
-    /// has already answered.
-    pub fn hint_excluding(
-        &mut self,
-        n: usize,
-        limits: &Limits,
-        excluded: u64,
-        observer: &mut (dyn FnMut(&[SearchResult]) + Send),
-    ) -> Hints {
-        let (rules, state) = (self.game.rules(), self.game.state());
+        let (rules, state) = self.target(request.target);
+        let limits = &request.limits;
+        let analysis = SearchRequest {
+            book: false,
+            moves: ALL_MOVES,
+            ..*request
+        };
         let legal = rules.moves(&state);
         let single = |result: SearchResult| Hints {
             nodes: result.nodes,
             moves: vec![result],
         };
         if legal == 0 {
-            let result = self.search_in(rules, &state, limits, Request::search(), &mut |_| {});
+            let result = self.search_in(rules, &state, limits, analysis, &mut |_| {});
             observer(std::slice::from_ref(&result));
             return single(result);
         }
-        let candidates = legal & !excluded;
+        let candidates = legal & request.moves;
         let n = n.min(candidates.count_ones() as usize);
         if n == 0 {
             return Hints {
@@ -431,9 +431,9 @@ impl Engine {
         if n == 1 {
             // One move: the ordinary iterative deepening, each iteration a row of one.
             let mut reported = false;
-            let request = Request {
-                allowed: candidates,
-                ..Request::search()
+            let request = SearchRequest {
+                moves: candidates,
+                ..analysis
             };
             let result = self.search_in(rules, &state, limits, request, &mut |r| {
                 reported = true;
@@ -460,12 +460,12 @@ impl Engine {
             let mut row: Vec<SearchResult> = Vec::with_capacity(n);
             let mut allowed = candidates;
             while row.len() < n {
-                let request = Request {
-                    allowed,
+                let request = SearchRequest {
+                    moves: allowed,
                     first_depth: depth,
                     // The aspiration window is centred on this rank's score a depth before.
                     guess: best.get(row.len()).map(|r| r.score),
-                    ..Request::search()
+                    ..analysis
                 };
                 let result = self.search_in(rules, &state, &step, request, &mut |_| {});
                 nodes += result.nodes;
@@ -504,7 +504,7 @@ impl Engine {
         rules: Rules,
         state: &State,
         limits: &Limits,
-        request: Request,
+        request: SearchRequest,
         observer: &mut (dyn FnMut(&SearchResult) + Send),
     ) -> SearchResult {
         let start = Instant::now();
@@ -523,9 +523,9 @@ impl Engine {
         if moves == 0 {
             // The pass costs no thought; its value is the other side's search, negated.
             let limits = forced_limits(limits, start, rules.empty_count(&board));
-            let request = Request {
-                use_book: false,
-                allowed: u64::MAX,
+            let request = SearchRequest {
+                book: false,
+                moves: ALL_MOVES,
                 ..request
             };
             let reply = self.search_in(rules, &state.pass(), &limits, request, &mut |_| {});
@@ -540,11 +540,11 @@ impl Engine {
                 ..reply
             };
         }
-        let legal = match moves & request.allowed {
+        let legal = match moves & request.moves {
             0 => moves,
             some => some,
         };
-        if request.use_book
+        if request.book
             && rules.is_standard()
             && let Some(book) = self.book.get()
             && let Some(hit) = book.read().expect("book lock").choose(&board)
@@ -563,7 +563,7 @@ impl Engine {
                 start.elapsed(),
             );
         }
-        if request.use_book && legal.count_ones() == 1 {
+        if request.book && legal.count_ones() == 1 {
             // A forced move: searched only for its value.
             let limits = forced_limits(limits, start, rules.empty_count(&board));
             let mut result = self.think(rules, state, &limits, legal, request, observer);
@@ -582,7 +582,7 @@ impl Engine {
         state: &State,
         limits: &Limits,
         allowed: u64,
-        request: Request,
+        request: SearchRequest,
         observer: &mut (dyn FnMut(&SearchResult) + Send),
     ) -> SearchResult {
         let start = Instant::now();
@@ -664,7 +664,10 @@ pub struct Hints {
 /// generation.
 impl crate::book::build::Searcher for Engine {
     fn best_of(&mut self, board: &Board, allowed: u64, depth: u32) -> Option<(Move, i32, bool)> {
-        let result = self.analyze_moves(board, &Limits::depth(depth), allowed);
+        let request = SearchRequest::analyze(Limits::depth(depth))
+            .board(*board)
+            .moves(allowed);
+        let result = self.search(&request, &mut |_| {});
         (!self.is_stopped()).then_some((
             result.best_move,
             result.score,
@@ -673,37 +676,104 @@ impl crate::book::build::Searcher for Engine {
     }
 }
 
-/// How [`Engine::search_in`] runs one search.
-#[derive(Clone, Copy, Debug)]
-struct Request {
+/// What [`Engine::search`] and [`Engine::hint`] search: a position (the game's by default),
+/// the limits, the root moves to consider and whether the book may answer.
+///
+/// ```
+/// use iago::board::Board;
+/// use iago::engine::{Engine, EngineOptions, SearchRequest};
+/// use iago::search::Limits;
+///
+/// let mut engine = Engine::new(EngineOptions { threads: 1, hash_mb: 1, ..Default::default() })?;
+/// // The game's move, as a GUI asks for it: the book and the forced-move shortcut allowed.
+/// let played = engine.search(&SearchRequest::play(Limits::depth(4)), &mut |_| {});
+/// // Any 8x8 board, every move searched, or only some root moves (here f5 alone).
+/// let f5 = iago::board::Square::parse("f5").unwrap();
+/// let request = SearchRequest::analyze(Limits::depth(4))
+///     .board(Board::start())
+///     .moves(1 << f5.index());
+/// let analysed = engine.search(&request, &mut |_| {});
+/// assert_eq!(analysed.best_move, iago::board::Move::Play(f5));
+/// assert_eq!(played.depth, 4);
+/// # Ok::<(), iago::engine::EngineError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchRequest {
+    target: Target,
+    limits: Limits,
     /// Root moves to consider (a square mask; all legal moves when none of them is legal).
-    allowed: u64,
+    moves: u64,
     /// Whether the book answers and a forced move is only valued (playing a move), or every
     /// move is searched (analysis).
-    use_book: bool,
+    book: bool,
     /// The first iteration's depth.
     first_depth: u32,
     /// The expected score, centre of the first aspiration window.
     guess: Option<i32>,
 }
 
-impl Request {
-    /// Choosing a move to play.
-    fn play() -> Request {
-        Request {
-            allowed: u64::MAX,
-            use_book: true,
+/// The position a [`SearchRequest`] is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Target {
+    /// The game's current position.
+    Game,
+    /// A position under the game's rules.
+    State(State),
+    /// A standard 8x8 Othello board.
+    Board(Board),
+}
+
+/// Every root move.
+const ALL_MOVES: u64 = u64::MAX;
+
+impl SearchRequest {
+    /// Choosing the game's move: the book answers when it knows the position, a forced move is
+    /// only valued.
+    pub fn play(limits: Limits) -> SearchRequest {
+        SearchRequest {
+            target: Target::Game,
+            limits,
+            moves: ALL_MOVES,
+            book: true,
             first_depth: 1,
             guess: None,
         }
     }
 
-    /// Analysing a position: every move searched, no book.
-    fn search() -> Request {
-        Request {
-            use_book: false,
-            ..Request::play()
+    /// Analysing the game's position: every move searched, no book.
+    pub fn analyze(limits: Limits) -> SearchRequest {
+        SearchRequest {
+            book: false,
+            ..SearchRequest::play(limits)
         }
+    }
+
+    /// About `state` under the game's rules instead (e.g. the position after an implied
+    /// pass); the game is not touched.
+    pub fn state(self, state: State) -> SearchRequest {
+        SearchRequest {
+            target: Target::State(state),
+            ..self
+        }
+    }
+
+    /// About a standard 8x8 Othello board instead, whatever the game's rules.
+    pub fn board(self, board: Board) -> SearchRequest {
+        SearchRequest {
+            target: Target::Board(board),
+            ..self
+        }
+    }
+
+    /// Only the root moves in `moves` (a square mask, e.g. `1 << square.index()`); when none of
+    /// them is legal, every legal move.
+    pub fn moves(self, moves: u64) -> SearchRequest {
+        SearchRequest { moves, ..self }
+    }
+
+    /// The limits.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
     }
 }
 

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use common::{Xorshift, random_games};
 use iago::board::{Game, Move, Position, Rules, parse_position};
-use iago::engine::{Engine, EngineOptions};
+use iago::engine::{Engine, EngineOptions, SearchRequest};
 use iago::search::{Bound, Limits, Source};
 
 fn engine(threads: usize) -> Engine {
@@ -25,7 +25,7 @@ fn always_a_legal_move_on_one_and_two_threads() {
         for game in random_games(40, 0x1234_5678 + threads as u64) {
             let board = game.position().board;
             engine.set_game(game);
-            let result = engine.go(&Limits::depth(4), &mut |_| {});
+            let result = engine.search(&SearchRequest::play(Limits::depth(4)), &mut |_| {});
             if board.is_game_over() {
                 continue;
             }
@@ -71,15 +71,20 @@ fn a_forced_pass_is_valued_by_a_search_of_the_other_side() {
         let passed = game.state().pass();
         engine.set_game(game.clone());
         engine.clear_hash();
-        let result = engine.go(&Limits::depth(6), &mut |_| {});
+        let result = engine.search(&SearchRequest::play(Limits::depth(6)), &mut |_| {});
         assert_eq!(result.best_move, Move::Pass);
         assert_eq!(result.source, Source::Forced);
         assert_eq!(result.pv.first(), Some(&Move::Pass));
         let mut fresh = engine_one_thread_with(game);
-        let reply = fresh.analyze_state(&passed, &Limits::depth(6), &mut |_| {});
+        let reply = fresh.search(
+            &SearchRequest::analyze(Limits::depth(6)).state(passed),
+            &mut |_| {},
+        );
         assert_eq!(result.score, -reply.score, "{result:?} against {reply:?}");
         assert!(result.nodes > 0);
-        let hints = engine.hint(4, &Limits::depth(6), &mut |_| {}).moves;
+        let hints = engine
+            .hint(4, &SearchRequest::analyze(Limits::depth(6)), &mut |_| {})
+            .moves;
         assert_eq!(hints.len(), 1);
         assert_eq!(hints[0].best_move, Move::Pass);
     }
@@ -102,12 +107,17 @@ fn a_single_legal_move_is_valued_by_its_search() {
     let board = game.position().board;
     let only = board.legal_moves().first().unwrap();
     let mut engine = engine_one_thread_with(game.clone());
-    let result = engine.go(&Limits::depth(8), &mut |_| {});
+    let result = engine.search(&SearchRequest::play(Limits::depth(8)), &mut |_| {});
     assert_eq!(result.best_move, Move::Play(only));
     assert_eq!(result.source, Source::Forced);
     assert!(result.nodes > 0);
     let mut fresh = engine_one_thread_with(game);
-    let searched = fresh.analyze_moves(&board, &Limits::depth(8), 1 << only.index());
+    let searched = fresh.search(
+        &SearchRequest::analyze(Limits::depth(8))
+            .board(board)
+            .moves(1 << only.index()),
+        &mut |_| {},
+    );
     assert_eq!(result.score, searched.score);
     assert_eq!(result.depth, searched.depth);
 }
@@ -122,7 +132,7 @@ fn one_thread_is_deterministic() {
             .map(|g| {
                 engine.set_game(g.clone());
                 engine.clear_hash();
-                let r = engine.go(&Limits::depth(7), &mut |_| {});
+                let r = engine.search(&SearchRequest::play(Limits::depth(7)), &mut |_| {});
                 (r.best_move, r.score, r.nodes)
             })
             .collect::<Vec<_>>()
@@ -134,7 +144,9 @@ fn one_thread_is_deterministic() {
 fn observer_sees_every_iteration() {
     let mut engine = engine(2);
     let mut depths = Vec::new();
-    let result = engine.go(&Limits::depth(6), &mut |r| depths.push(r.depth));
+    let result = engine.search(&SearchRequest::play(Limits::depth(6)), &mut |r| {
+        depths.push(r.depth)
+    });
     assert_eq!(depths, vec![1, 2, 3, 4, 5, 6]);
     assert_eq!(result.depth, 6);
     assert_eq!(result.bound, Bound::Estimate);
@@ -147,7 +159,7 @@ fn small_endgames_are_solved_exactly() {
             .unwrap();
     let mut engine = engine(2);
     engine.set_game(Game::from_position(Rules::OTHELLO, position));
-    let result = engine.go(&Limits::depth(10), &mut |_| {});
+    let result = engine.search(&SearchRequest::play(Limits::depth(10)), &mut |_| {});
     assert_eq!(result.bound, Bound::Exact);
     assert_eq!(result.score, 18);
     assert_eq!(result.best_move, Move::parse("g8").unwrap());
@@ -157,7 +169,9 @@ fn small_endgames_are_solved_exactly() {
 fn hint_ranks_distinct_moves_with_their_own_searches() {
     let mut engine = engine(2);
     let mut rows = Vec::new();
-    let hints = engine.hint(4, &Limits::depth(5), &mut |row| rows.push(row.to_vec()));
+    let hints = engine.hint(4, &SearchRequest::analyze(Limits::depth(5)), &mut |row| {
+        rows.push(row.to_vec())
+    });
     let results = hints.moves;
     assert!(hints.nodes >= rows.iter().flatten().map(|r| r.nodes).sum::<u64>());
     // Depth by depth, every row holds the four moves at one depth.
@@ -185,7 +199,7 @@ fn stop_handle_interrupts_an_unlimited_search() {
         stop.stop();
         Instant::now()
     });
-    let result = engine.go(&Limits::default(), &mut |_| {});
+    let result = engine.search(&SearchRequest::play(Limits::default()), &mut |_| {});
     let stopped = stopper.join().unwrap();
     assert!(
         stopped.elapsed() < Duration::from_millis(100),
@@ -209,7 +223,7 @@ fn move_time_is_respected() {
         }
         engine.set_game(game);
         let start = Instant::now();
-        engine.go(&Limits::move_time(limit), &mut |_| {});
+        engine.search(&SearchRequest::play(Limits::move_time(limit)), &mut |_| {});
         worst = worst.max(start.elapsed());
     }
     eprintln!("worst wall time for a {limit:?} limit: {worst:?}");
@@ -229,16 +243,16 @@ fn a_stop_belongs_to_its_generation() {
     let early = engine.stop_handle();
     early.stop();
     let start = Instant::now();
-    let result = engine.go(&Limits::default(), &mut |_| {});
+    let result = engine.search(&SearchRequest::play(Limits::default()), &mut |_| {});
     assert!(start.elapsed() < Duration::from_secs(2), "{result:?}");
     assert!(Position::start().board.is_legal(result.best_move));
     // The generation stays stopped: a second search in it returns at once too.
-    let again = engine.go(&Limits::default(), &mut |_| {});
+    let again = engine.search(&SearchRequest::play(Limits::default()), &mut |_| {});
     assert!(again.depth <= 1, "{again:?}");
     // A new generation is not reached by the old stop.
     let _fresh = engine.stop_handle();
     early.stop();
-    let result = engine.go(&Limits::depth(6), &mut |_| {});
+    let result = engine.search(&SearchRequest::play(Limits::depth(6)), &mut |_| {});
     assert_eq!(result.depth, 6, "{result:?}");
     assert!(result.nodes > 100, "{result:?}");
 }
@@ -248,7 +262,7 @@ fn a_stop_belongs_to_its_generation() {
 fn searches_run_without_a_stop_handle() {
     let mut engine = engine(1);
     engine.set_book(None);
-    let result = engine.go(&Limits::depth(6), &mut |_| {});
+    let result = engine.search(&SearchRequest::play(Limits::depth(6)), &mut |_| {});
     assert_eq!(result.depth, 6, "{result:?}");
 }
 

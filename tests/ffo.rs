@@ -3,10 +3,11 @@
 
 use std::sync::atomic::AtomicBool;
 
-use iago::board::{Board, ObfEntry, Symmetry, parse_obf_line};
-use iago::search::endgame::{EndgameSearch, Solution, SolveMode};
+use iago::board::{Board, ObfEntry, Rules, Symmetry, parse_obf_line};
+use iago::engine::{Engine, EngineOptions};
+use iago::search::endgame::{EndgameSearch, Solution, SolveMode, Stopped};
 use iago::search::tt::TranspositionTable;
-use iago::solve::{Solver, SolverOptions};
+use iago::solve::SolveReport;
 
 fn suite(text: &str) -> Vec<ObfEntry> {
     text.lines()
@@ -14,18 +15,32 @@ fn suite(text: &str) -> Vec<ObfEntry> {
         .collect()
 }
 
-fn exact_solver(threads: usize) -> Solver {
-    Solver::new(SolverOptions {
+/// An engine with `threads` threads and a `hash_mb` MiB table.
+fn solver(threads: usize, hash_mb: usize) -> Engine {
+    Engine::new(EngineOptions {
         threads,
-        hash_mb: 32,
-        mode: SolveMode::Exact,
+        hash_mb,
+        ..EngineOptions::default()
     })
     .unwrap()
 }
 
+/// Solves a standard board.
+fn solve(engine: &mut Engine, board: &Board, mode: SolveMode) -> Result<SolveReport, Stopped> {
+    let state = Rules::OTHELLO
+        .state(iago::board::Position {
+            board: *board,
+            to_move: iago::board::Color::Black,
+        })
+        .unwrap();
+    engine.solve(Rules::OTHELLO, &state, mode)
+}
+
 /// Solves FFO #`number` and checks the best score and that the move is one of the best.
-fn solve_checked(solver: &Solver, entry: &ObfEntry, number: usize) -> Solution {
-    let solution = solver.solve(&entry.position.board).unwrap().solution;
+fn solve_checked(solver: &mut Engine, entry: &ObfEntry, number: usize) -> Solution {
+    let solution = solve(solver, &entry.position.board, SolveMode::Exact)
+        .unwrap()
+        .solution;
     let best = solution.pv[0];
     assert_eq!(Some(solution.score), entry.best_score(), "FFO #{number}");
     assert!(
@@ -36,9 +51,9 @@ fn solve_checked(solver: &Solver, entry: &ObfEntry, number: usize) -> Solution {
 }
 
 fn solve_all(entries: &[ObfEntry], threads: usize, first_number: usize) {
-    let solver = exact_solver(threads);
+    let mut solver = solver(threads, 32);
     for (i, entry) in entries.iter().enumerate() {
-        solve_checked(&solver, entry, first_number + i);
+        solve_checked(&mut solver, entry, first_number + i);
     }
 }
 
@@ -79,17 +94,11 @@ fn all_eight_symmetric_forms_score_the_same() {
 #[test]
 fn two_threads_give_the_same_results_as_one() {
     let entries = suite(include_str!("data/hard-20-first40.obf"));
-    let options = |threads| SolverOptions {
-        threads,
-        hash_mb: 16,
-        mode: SolveMode::Exact,
-    };
-    let one = Solver::new(options(1)).unwrap();
-    let two = Solver::new(options(2)).unwrap();
+    let (mut one, mut two) = (solver(1, 16), solver(2, 16));
     for entry in entries.iter().take(12) {
         let board = entry.position.board;
-        let a = one.solve(&board).unwrap().solution;
-        let b = two.solve(&board).unwrap().solution;
+        let a = solve(&mut one, &board, SolveMode::Exact).unwrap().solution;
+        let b = solve(&mut two, &board, SolveMode::Exact).unwrap().solution;
         assert_eq!(a.score, b.score);
         assert_eq!(Some(a.score), entry.best_score());
     }
@@ -97,21 +106,19 @@ fn two_threads_give_the_same_results_as_one() {
 
 #[test]
 fn win_loss_draw_agrees_with_the_exact_sign() {
-    let solver = Solver::new(SolverOptions {
-        threads: 2,
-        hash_mb: 16,
-        mode: SolveMode::WinLossDraw,
-    })
-    .unwrap();
+    let mut solver = solver(2, 16);
     for entry in suite(include_str!("data/fforum-1-19.obf")) {
-        let wld = solver.solve(&entry.position.board).unwrap().solution.score;
+        let board = entry.position.board;
+        let wld = solve(&mut solver, &board, SolveMode::WinLossDraw)
+            .unwrap()
+            .solution
+            .score;
         assert_eq!(wld, 2 * entry.best_score().unwrap().signum());
     }
 }
 
 #[test]
 fn a_solve_stops_soon_after_the_flag_is_set() {
-    use std::sync::atomic::Ordering;
     use std::time::{Duration, Instant};
     // FFO #41 (22 empties) takes seconds: stop it after 100 ms.
     let entry = parse_obf_line(
@@ -119,19 +126,14 @@ fn a_solve_stops_soon_after_the_flag_is_set() {
     )
     .unwrap()
     .unwrap();
-    let solver = Solver::new(SolverOptions {
-        threads: 2,
-        hash_mb: 16,
-        mode: SolveMode::Exact,
-    })
-    .unwrap();
-    let stop = solver.stop_flag();
+    let mut solver = solver(2, 16);
+    let stop = solver.stop_handle();
     let stopper = std::thread::spawn(move || {
         std::thread::sleep(Duration::from_millis(100));
-        stop.store(true, Ordering::Relaxed);
+        stop.stop();
         Instant::now()
     });
-    let result = solver.solve(&entry.position.board);
+    let result = solve(&mut solver, &entry.position.board, SolveMode::Exact);
     let stopped_at = stopper.join().unwrap();
     assert!(result.is_err(), "the solve should have been stopped");
     assert!(
@@ -139,7 +141,10 @@ fn a_solve_stops_soon_after_the_flag_is_set() {
         "took {:?} to stop",
         stopped_at.elapsed()
     );
-    // The next solve starts afresh.
-    let report = solver.solve(&entry.position.board).unwrap();
+    // A stopped generation stays stopped: a later solve in it returns at once.
+    assert!(solve(&mut solver, &entry.position.board, SolveMode::Exact).is_err());
+    // A new generation solves afresh.
+    let _ = solver.stop_handle();
+    let report = solve(&mut solver, &entry.position.board, SolveMode::Exact).unwrap();
     assert_eq!(report.solution.score, 0);
 }

@@ -373,11 +373,9 @@ fn analysis_values_are_blacks() {
         if game.is_over() {
             return game.final_score_for_black();
         }
-        let s = solver.analyze(
-            &position.board,
-            &iago::search::Limits::depth(60),
-            &mut |_| {},
-        );
+        let request = iago::engine::SearchRequest::analyze(iago::search::Limits::depth(60))
+            .board(position.board);
+        let s = solver.search(&request, &mut |_| {});
         if position.to_move == Color::Black {
             s.score
         } else {

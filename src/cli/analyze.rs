@@ -11,7 +11,7 @@ use super::args::{
     seconds_arg,
 };
 use crate::board::{Rules, State};
-use crate::engine::{Engine, EngineOptions};
+use crate::engine::{Engine, EngineOptions, SearchRequest};
 use crate::search::{Bound, Limits, SELECTIVITY, SearchResult};
 use crate::solve::read_problems;
 
@@ -144,7 +144,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
             static_result(&engine, &rules, &state)
         } else {
             engine.clear_hash();
-            engine.analyze_state(&state, &limits, &mut |_| {})
+            engine.search(&SearchRequest::analyze(limits).state(state), &mut |_| {})
         };
         total_nodes += result.nodes;
         total_secs += result.time.as_secs_f64();

@@ -4,7 +4,7 @@ use std::io::Write;
 
 use super::args::{CliError, EvalArg, hash_arg, rate};
 use crate::board::{Board, Game, Position, Rules};
-use crate::engine::{Engine, EngineOptions};
+use crate::engine::{Engine, EngineOptions, SearchRequest};
 use crate::search::Limits;
 
 /// The options of `iago bench`.
@@ -78,7 +78,7 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
     let names = BENCH_OPENINGS.iter().chain(BENCH_LATER.iter());
     for (i, (board, transcript)) in boards.iter().zip(names).enumerate() {
         engine.clear_hash();
-        let result = engine.analyze(board, &limits, &mut |_| {});
+        let result = engine.search(&SearchRequest::analyze(limits).board(*board), &mut |_| {});
         writeln!(
             out,
             "{:>3} {:>4} {:>+4} {:>9} {:>12} {:>8.3} s  {}",

@@ -6,8 +6,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
 use super::args::{CliError, RulesArgs, SearchArgs, problem_state, problem_text, pv_text, rate};
+use crate::engine::{Engine, EngineOptions};
 use crate::search::endgame::SolveMode;
-use crate::solve::{SolveReport, Solver, SolverOptions, check, read_problems};
+use crate::solve::{SolveReport, check, read_problems};
 
 /// One solved position as a JSON object.
 #[derive(Serialize)]
@@ -73,10 +74,10 @@ pub fn run(args: &SolveArgs) -> Result<(), CliError> {
     } else {
         SolveMode::Exact
     };
-    let solver = Solver::new(SolverOptions {
+    let mut engine = Engine::new(EngineOptions {
         threads,
         hash_mb: hash,
-        mode,
+        ..EngineOptions::default()
     })?;
     let problems = read_problems(&text, rules);
     // Refuse a position beyond the limit before any work (a transcript pasted as a position
@@ -132,7 +133,7 @@ pub fn run(args: &SolveArgs) -> Result<(), CliError> {
         };
         let board = state.board();
         let empties = rules.empty_count(&board);
-        let SolveReport { solution, elapsed } = solver.solve_state(&rules, &state)?;
+        let SolveReport { solution, elapsed } = engine.solve(rules, &state, mode)?;
         let secs = elapsed.as_secs_f64();
         solved += 1;
         total_nodes += solution.nodes;

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use super::spec::{IagoOptions, Limit};
 use crate::board::{Game, Move};
 use crate::book::Book;
-use crate::engine::{Engine, EngineOptions};
+use crate::engine::{Engine, EngineOptions, SearchRequest};
 use crate::protocol::ggf::GgfGame;
 use crate::search::{Clock, Limits};
 
@@ -125,7 +125,7 @@ impl Player for IagoPlayer {
                 }
             })
         });
-        let result = engine.go(&limits, &mut |_| {});
+        let result = engine.search(&SearchRequest::play(limits), &mut |_| {});
         drop(done);
         if let Some(watchdog) = watchdog {
             let _ = watchdog.join();

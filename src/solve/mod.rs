@@ -1,12 +1,12 @@
-//! Solving positions from files: the solver facade (hash table, threads, stop flag) and the
-//! problem-file reader behind `iago solve`.
+//! Solving positions exactly (the work behind [`crate::engine::Engine::solve`], on the engine's
+//! table, threads and stop flag) and the problem-file reader behind `iago solve`.
 
-use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::board::notation::{ParseObfError, TranscriptError, looks_like_board};
 use crate::board::{Board, Game, Move, ObfEntry, Rules, State, parse_obf_line};
+use crate::eval::{Evaluation, SearchEval};
 use crate::search::driver::PRESEARCH_MIN_EMPTIES;
 use crate::search::endgame::{EndgameSearch, Solution, SolveMode, Stopped};
 use crate::search::tt::TranspositionTable;
@@ -17,27 +17,6 @@ pub const BUILTIN_SUITE: &str = include_str!("ffo40-49.obf");
 /// The FFO number of the first position of [`BUILTIN_SUITE`].
 pub const BUILTIN_FIRST_INDEX: usize = 40;
 
-/// How to solve.
-#[derive(Clone, Copy, Debug)]
-pub struct SolverOptions {
-    /// Search threads.
-    pub threads: usize,
-    /// Hash table size in MiB.
-    pub hash_mb: usize,
-    /// Exact score or win/loss/draw.
-    pub mode: SolveMode,
-}
-
-impl Default for SolverOptions {
-    fn default() -> Self {
-        SolverOptions {
-            threads: 1,
-            hash_mb: 64,
-            mode: SolveMode::Exact,
-        }
-    }
-}
-
 /// A solve with its cost.
 #[derive(Clone, Debug)]
 pub struct SolveReport {
@@ -47,116 +26,61 @@ pub struct SolveReport {
     pub elapsed: Duration,
 }
 
-/// Owns the hash table and the stop flag; solves one position after another.
-pub struct Solver {
-    options: SolverOptions,
-    /// Orders the moves of nodes with many empties.
-    evaluator: crate::eval::Evaluation,
-    tt: TranspositionTable,
-    stop: Arc<AtomicBool>,
-    pool: rayon::ThreadPool,
+/// Solves `state` under `rules` on the current rayon pool with the table, evaluation (which
+/// orders the moves of nodes with many empties) and stop flag given: for standard Othello the
+/// fast solver, from selective pre-searches when the position is large enough, then its best
+/// line; the variant search otherwise. What [`crate::engine::Engine::solve`] runs.
+pub(crate) fn solve_on(
+    tt: &TranspositionTable,
+    evaluator: &Evaluation,
+    stop: &AtomicBool,
+    rules: &Rules,
+    state: &State,
+    mode: SolveMode,
+) -> Result<Solution, Stopped> {
+    if rules.is_standard() {
+        let board = state.board();
+        return crate::with_search_eval!(evaluator, eval => solve_board(tt, eval, stop, &board, mode));
+    }
+    let mut search = VariantSearch::new(*rules, tt, stop).parallel();
+    let wld = mode == SolveMode::WinLossDraw;
+    let (alpha, beta) = if wld { (-1, 1) } else { (-127, 127) };
+    let raw = search.search(state, EXACT, alpha, beta);
+    if search.aborted() {
+        return Err(Stopped);
+    }
+    let mut nodes = search.nodes;
+    let (score, pv) = if wld {
+        let score = 2 * raw.signum();
+        (score, wld_move(rules, state, &mut search, raw.signum()))
+    } else {
+        (raw, exact_line(*rules, tt, stop, state, raw))
+    };
+    nodes = nodes.max(search.nodes);
+    Ok(Solution { score, pv, nodes })
 }
 
-impl Solver {
-    /// A solver with a fresh hash table of `options.hash_mb` MiB and `options.threads` threads.
-    pub fn new(options: SolverOptions) -> Result<Solver, crate::engine::EngineError> {
-        let pool = crate::engine::build_pool(options.threads)?;
-        Ok(Solver {
-            options,
-            evaluator: crate::eval::default_evaluator(),
-            tt: TranspositionTable::try_new(options.hash_mb)?,
-            stop: Arc::new(AtomicBool::new(false)),
-            pool,
-        })
+/// [`solve_on`] for a standard board, with the evaluation's static dispatch chosen.
+fn solve_board<E: SearchEval + ?Sized>(
+    tt: &TranspositionTable,
+    eval: &E,
+    stop: &AtomicBool,
+    board: &Board,
+    mode: SolveMode,
+) -> Result<Solution, Stopped> {
+    let mut search = EndgameSearch::new_parallel(tt, stop).with_evaluator(eval);
+    if board.empty_count() < PRESEARCH_MIN_EMPTIES || board.legal_moves().is_empty() {
+        return search.solve(board, mode);
     }
-
-    /// Setting this flag stops the current solve (it returns `Err(Stopped)`); the next solve
-    /// clears it.
-    pub fn stop_flag(&self) -> Arc<AtomicBool> {
-        Arc::clone(&self.stop)
-    }
-
-    /// The options in use.
-    pub fn options(&self) -> SolverOptions {
-        self.options
-    }
-
-    /// Solves `board` from an empty hash table.
-    pub fn solve(&self, board: &Board) -> Result<SolveReport, Stopped> {
-        self.stop.store(false, std::sync::atomic::Ordering::Relaxed);
-        self.pool.install(|| self.tt.clear());
-        let start = Instant::now();
-        let solution = self.pool.install(|| self.solve_in_pool(board))?;
-        Ok(SolveReport {
-            solution,
-            elapsed: start.elapsed(),
-        })
-    }
-}
-
-impl Solver {
-    /// Solves `board` on the current thread pool, from selective pre-searches when the position
-    /// is large enough, then extracts the line.
-    fn solve_in_pool(&self, board: &Board) -> Result<Solution, Stopped> {
-        crate::with_search_eval!(&self.evaluator, eval => self.solve_with(eval, board))
-    }
-
-    /// [`Solver::solve_in_pool`] with the evaluation's static dispatch chosen.
-    fn solve_with<E: crate::eval::SearchEval + ?Sized>(
-        &self,
-        eval: &E,
-        board: &Board,
-    ) -> Result<Solution, Stopped> {
-        let mode = self.options.mode;
-        let mut search = EndgameSearch::new_parallel(&self.tt, &self.stop).with_evaluator(eval);
-        if board.empty_count() < PRESEARCH_MIN_EMPTIES || board.legal_moves().is_empty() {
-            return search.solve(board, mode);
-        }
-        let (alpha, beta) = mode.window();
-        let (raw, nodes) = crate::search::driver::presearched_solve(
-            &self.tt, eval, &self.stop, board, alpha, beta,
-        );
-        let score = mode.score_of(raw.ok_or(Stopped)?);
-        let pv = search.principal_variation(board, score, mode)?;
-        Ok(Solution {
-            score,
-            pv,
-            nodes: nodes + search.nodes,
-        })
-    }
-
-    /// Solves `state` under `rules` from an empty hash table: the fast solver for standard
-    /// Othello, the variant search otherwise.
-    pub fn solve_state(&self, rules: &Rules, state: &State) -> Result<SolveReport, Stopped> {
-        if rules.is_standard() {
-            return self.solve(&state.board());
-        }
-        self.stop.store(false, std::sync::atomic::Ordering::Relaxed);
-        self.pool.install(|| self.tt.clear());
-        let start = Instant::now();
-        let solution = self.pool.install(|| {
-            let mut search = VariantSearch::new(*rules, &self.tt, &self.stop).parallel();
-            let wld = self.options.mode == SolveMode::WinLossDraw;
-            let (alpha, beta) = if wld { (-1, 1) } else { (-127, 127) };
-            let raw = search.search(state, EXACT, alpha, beta);
-            if search.aborted() {
-                return Err(Stopped);
-            }
-            let mut nodes = search.nodes;
-            let (score, pv) = if wld {
-                let score = 2 * raw.signum();
-                (score, wld_move(rules, state, &mut search, raw.signum()))
-            } else {
-                (raw, exact_line(*rules, &self.tt, &self.stop, state, raw))
-            };
-            nodes = nodes.max(search.nodes);
-            Ok(Solution { score, pv, nodes })
-        })?;
-        Ok(SolveReport {
-            solution,
-            elapsed: start.elapsed(),
-        })
-    }
+    let (alpha, beta) = mode.window();
+    let (raw, nodes) = crate::search::driver::presearched_solve(tt, eval, stop, board, alpha, beta);
+    let score = mode.score_of(raw.ok_or(Stopped)?);
+    let pv = search.principal_variation(board, score, mode)?;
+    Ok(Solution {
+        score,
+        pv,
+        nodes: nodes + search.nodes,
+    })
 }
 
 /// A move that keeps the win/loss/draw verdict `sign` (the first move of a WLD line).

@@ -36,7 +36,7 @@ pub use response::Response;
 
 use super::{EngineSlot, Output, Settings};
 use crate::board::{Bitboard, Color, Game, Move, Rules, Square};
-use crate::engine::Engine;
+use crate::engine::{Engine, SearchRequest};
 use crate::search::time::duration_from_seconds;
 use crate::search::{Clock, Limits};
 
@@ -502,13 +502,14 @@ impl Session {
         }
         let out = self.out.clone();
         self.slot.spawn(move |engine| {
-            // The game's own position goes through `go` (book, forced moves); a position after
+            // The game's own position is played (book, forced moves); a position after
             // an implied pass that `reg_genmove` must not play is searched as it is.
-            let result = if target == engine.game().state() {
-                engine.go(&limits, &mut |_| {})
+            let request = if target == engine.game().state() {
+                SearchRequest::play(limits)
             } else {
-                engine.analyze_state(&target, &limits, &mut |_| {})
+                SearchRequest::analyze(limits).state(target)
             };
+            let result = engine.search(&request, &mut |_| {});
             let mv = result.best_move;
             if play {
                 if let Err(e) = engine.play(mv) {

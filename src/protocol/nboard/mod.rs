@@ -27,7 +27,7 @@ pub use response::{Depth, Eval, HintLine, Response};
 use super::ggf::{GgfGame, MoveItem, TimeControl};
 use super::{EngineSlot, Output, Settings};
 use crate::board::{Color, Move};
-use crate::engine::{Engine, LearnError};
+use crate::engine::{Engine, LearnError, SearchRequest};
 use crate::search::time::duration_from_seconds;
 use crate::search::{Bound, Clock, Limits, SearchResult};
 
@@ -196,7 +196,7 @@ impl Session {
         let out = self.out.clone();
         self.slot.spawn(move |engine| {
             let progress = out.clone();
-            let result = engine.go(&limits, &mut |r| {
+            let result = engine.search(&SearchRequest::play(limits), &mut |r| {
                 let pv: String = r.pv.iter().map(|m| m.to_uppercase()).collect();
                 progress.line(Response::Status(format!(
                     "{NAME} {} {:+} {pv}",
@@ -259,7 +259,8 @@ impl Session {
                 return;
             }
             let start = std::time::Instant::now();
-            let hints = engine.hint_excluding(searched, &limits, excluded, &mut |row| {
+            let request = SearchRequest::analyze(limits).moves(!excluded);
+            let hints = engine.hint(searched, &request, &mut |row| {
                 for result in row {
                     out.line(Response::Search(hint_line(result)));
                 }
