@@ -1,5 +1,5 @@
 //! perft: the number of leaves of the game tree to a given depth, the standard check of move
-//! generation. Two conventions exist for passes (both in `../shared/data/perft.tsv`):
+//! generation. Two conventions exist for passes (the tests pin both, `tests/perft.rs`):
 //! [`PassRule::Ply`] (a forced pass uses one ply, Edax's and Aart Bik's count) and
 //! [`PassRule::Free`] (a pass does not use depth). In both a finished game is one leaf.
 
