@@ -24,13 +24,14 @@
 //! - [`train`]: game archives and the training of the evaluation and of ProbCut.
 //! - [`protocol`]: NBoard, GTP and GGF.
 //! - [`matchrun`]: engine-vs-engine matches (`iago match`): openings, Elo, SPRT, GGF.
-//! - [`cli`]: the command-line interface of the `iago` binary.
+//!
+//! The command line of the `iago` binary is not part of the API: [`run_command_line`] runs it.
 
 #![deny(missing_docs)]
 
 pub mod board;
 pub mod book;
-pub mod cli;
+mod cli;
 pub mod engine;
 pub mod eval;
 pub mod matchrun;
@@ -39,3 +40,29 @@ pub mod protocol;
 pub mod search;
 pub mod solve;
 pub mod train;
+
+pub use board::{Board, Color, Game, Move, Position, Rules, Square, State};
+pub use engine::{Engine, EngineOptions, SearchRequest, StopHandle};
+pub use search::{Bound, Limits, SearchResult};
+
+/// The `iago` binary after its logging is set up: parses the process's arguments, runs the
+/// subcommand and gives the exit status (2 with a one-line message on standard error for an
+/// error; a closed output pipe, as in `iago … | head`, is no error).
+pub fn run_command_line() -> std::process::ExitCode {
+    use clap::Parser;
+    use std::process::ExitCode;
+    let cli = cli::Cli::parse();
+    match cli::run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            if err
+                .downcast_ref::<std::io::Error>()
+                .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+            {
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("iago: error: {err}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -2,13 +2,13 @@
 
 pub mod bitboard;
 pub mod game;
-pub mod last_flip;
+pub(crate) mod last_flip;
 pub mod movegen;
 pub mod notation;
 pub mod position;
 pub mod rules;
 pub mod square;
-pub mod stability;
+pub(crate) mod stability;
 pub mod symmetry;
 
 pub use bitboard::Bitboard;
