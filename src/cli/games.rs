@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use super::args::{CliError, RulesArgs};
+use super::args::{CliError, RulesArgs, ValueError};
 use crate::matchrun::MatchConfig;
 use crate::matchrun::game::GameRecord;
 use crate::matchrun::openings::{self, Opening};
@@ -64,30 +64,30 @@ pub struct GameOptions {
 }
 
 /// `--rounds`, `--concurrency`: a whole number, at least 1.
-pub(crate) fn count_arg(text: &str) -> Result<usize, String> {
+pub(crate) fn count_arg(text: &str) -> Result<usize, ValueError> {
     match text.parse::<usize>() {
         Ok(n) if n >= 1 => Ok(n),
-        _ => Err("expected a whole number, at least 1".into()),
+        _ => Err(ValueError::Count),
     }
 }
 
 /// `--depth`: 1 to 60.
-fn depth_arg(text: &str) -> Result<u32, String> {
+fn depth_arg(text: &str) -> Result<u32, ValueError> {
     match text.parse::<u32>() {
         Ok(d) if (1..=60).contains(&d) => Ok(d),
-        _ => Err("expected a depth from 1 to 60".into()),
+        _ => Err(ValueError::Depth),
     }
 }
 
 /// A time in seconds or m:ss.
-fn seconds_arg(text: &str) -> Result<Duration, String> {
-    parse_duration(text).ok_or_else(|| "expected seconds (or m:ss)".into())
+fn seconds_arg(text: &str) -> Result<Duration, ValueError> {
+    parse_duration(text).ok_or(ValueError::Time)
 }
 
 /// A time in seconds or m:ss, more than zero.
-fn positive_seconds_arg(text: &str) -> Result<Duration, String> {
+fn positive_seconds_arg(text: &str) -> Result<Duration, ValueError> {
     match seconds_arg(text)? {
-        t if t.is_zero() => Err("expected a positive time in seconds (or m:ss)".into()),
+        t if t.is_zero() => Err(ValueError::PositiveTime),
         t => Ok(t),
     }
 }
