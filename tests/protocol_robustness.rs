@@ -181,7 +181,7 @@ fn lines_that_are_not_utf8_are_read_lossily() {
     std::fs::write(&path, b"# ouvertures de Jos\xe9\nf5d6c3\nf5f6e6\n").unwrap();
     let openings = iago::matchrun::openings::load_openings(&path, Rules::OTHELLO);
     std::fs::remove_file(&path).unwrap();
-    assert_eq!(openings.map(|o| o.len()), Ok(2));
+    assert_eq!(openings.map(|o| o.len()).map_err(|e| e.to_string()), Ok(2));
 }
 
 // 5. Absurd clock values panicked (`cannot convert float seconds to Duration`).

@@ -3,12 +3,97 @@
 
 use std::time::Instant;
 
+use thiserror::Error;
+
 use crate::board::notation::looks_like_board;
+use crate::board::rules::{ParseRulesError, PositionError, UnsupportedRules};
 use crate::board::{Color, Game, Move, Rules, State, parse_sized_position};
-use crate::solve::Problem;
+use crate::solve::{Problem, ProblemError};
 
 /// An error for the user: one line, printed by `main` with a non-zero exit.
 pub type CliError = Box<dyn std::error::Error + Send + Sync>;
+
+/// Why an option's value was refused; clap prints it after the option and the value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+pub enum ValueError {
+    /// `--threads`.
+    #[error(
+        "expected a number of threads from 1 to {}",
+        crate::engine::MAX_THREADS
+    )]
+    Threads,
+    /// `--hash`.
+    #[error("expected a size in MiB from 1 to {}", crate::search::tt::MAX_MB)]
+    Hash,
+    /// `--time` of a search.
+    #[error("expected a positive number of seconds")]
+    Seconds,
+    /// A count (`--rounds`, `--concurrency`).
+    #[error("expected a whole number, at least 1")]
+    Count,
+    /// `--depth` of a match.
+    #[error("expected a depth from 1 to 60")]
+    Depth,
+    /// A time of a match (`--time-margin`, `--game-timeout`).
+    #[error("expected seconds (or m:ss)")]
+    Time,
+    /// A time of a match that must be positive (`--move-time`, `--move-timeout`).
+    #[error("expected a positive time in seconds (or m:ss)")]
+    PositiveTime,
+}
+
+/// Why `--rules`, `--discs` and `--size` name no playable rule set.
+#[derive(Debug, Error)]
+pub enum RulesArgError {
+    /// `--rules` names no rules.
+    #[error(transparent)]
+    Name(#[from] ParseRulesError),
+    /// `--size` differs from the size `--rules` names.
+    #[error("--size {size} contradicts --rules '{rules}'")]
+    SizeContradicts {
+        /// `--size`.
+        size: u8,
+        /// The rules `--rules` names.
+        rules: Rules,
+    },
+    /// Rules this version does not play.
+    #[error(transparent)]
+    Unsupported(#[from] UnsupportedRules),
+    /// A position read of another size than `--size`.
+    #[error("a {size}x{size} position, but the rules are for {rules_size}x{rules_size} (--size)")]
+    PositionSize {
+        /// The position's size.
+        size: u8,
+        /// The size of the rules.
+        rules_size: u8,
+    },
+}
+
+/// Why a problem of a file (`solve`, `analyze`) cannot be searched.
+#[derive(Debug, Error)]
+pub enum ProblemStateError {
+    /// The line could not be read.
+    #[error(transparent)]
+    Read(#[from] ProblemError),
+    /// Its size disagrees with the flags.
+    #[error("line {line}: {error}")]
+    Rules {
+        /// The 1-based line.
+        line: usize,
+        /// Why.
+        #[source]
+        error: RulesArgError,
+    },
+    /// The position cannot occur under the rules.
+    #[error("line {line}: {error}")]
+    Position {
+        /// The 1-based line.
+        line: usize,
+        /// Why.
+        #[source]
+        error: PositionError,
+    },
+}
 
 /// Threads and hash table of a search (`solve`, `analyze` and the protocol sessions).
 #[derive(clap::Args, Debug, Clone, PartialEq, Eq)]
@@ -163,7 +248,7 @@ pub struct RulesArgs {
 
 impl RulesArgs {
     /// The rules named by the flags, at `--size` or else `default_size`.
-    pub fn rules_at(&self, default_size: u8) -> Result<Rules, CliError> {
+    pub fn rules_at(&self, default_size: u8) -> Result<Rules, RulesArgError> {
         let mut rules = match &self.rules {
             Some(name) => name.parse::<Rules>()?,
             None => Rules::OTHELLO,
@@ -173,7 +258,7 @@ impl RulesArgs {
         }
         if let Some(size) = self.size {
             if self.rules.as_deref().is_some_and(|n| n.contains('x')) && size != rules.size {
-                return Err(format!("--size {size} contradicts --rules '{}'", rules).into());
+                return Err(RulesArgError::SizeContradicts { size, rules });
             }
             rules.size = size;
         }
@@ -185,20 +270,19 @@ impl RulesArgs {
     }
 
     /// The rules named by the flags (8×8 unless a size is given).
-    pub fn rules(&self) -> Result<Rules, CliError> {
+    pub fn rules(&self) -> Result<Rules, RulesArgError> {
         self.rules_at(8)
     }
 
     /// The rules for a position of `size` squares a side read from the input: `--size`, when
     /// given, must agree.
-    pub fn rules_for(&self, size: u8) -> Result<Rules, CliError> {
+    pub fn rules_for(&self, size: u8) -> Result<Rules, RulesArgError> {
         let rules = self.rules_at(size)?;
         if rules.size != size {
-            return Err(format!(
-                "a {size}x{size} position, but the rules are for {0}x{0} (--size)",
-                rules.size
-            )
-            .into());
+            return Err(RulesArgError::PositionSize {
+                size,
+                rules_size: rules.size,
+            });
         }
         Ok(rules)
     }
@@ -210,29 +294,29 @@ impl RulesArgs {
 }
 
 /// `--threads`: 1 to [`crate::engine::MAX_THREADS`].
-pub(crate) fn threads_arg(text: &str) -> Result<usize, String> {
+pub(crate) fn threads_arg(text: &str) -> Result<usize, ValueError> {
     let max = crate::engine::MAX_THREADS;
     match text.parse::<usize>() {
         Ok(n) if (1..=max).contains(&n) => Ok(n),
-        _ => Err(format!("expected a number of threads from 1 to {max}")),
+        _ => Err(ValueError::Threads),
     }
 }
 
 /// `--hash`: 1 to [`crate::search::tt::MAX_MB`] MiB (the machine's memory is checked when the
 /// table is made).
-pub(crate) fn hash_arg(text: &str) -> Result<usize, String> {
+pub(crate) fn hash_arg(text: &str) -> Result<usize, ValueError> {
     let max = crate::search::tt::MAX_MB;
     match text.parse::<usize>() {
         Ok(n) if (1..=max).contains(&n) => Ok(n),
-        _ => Err(format!("expected a size in MiB from 1 to {max}")),
+        _ => Err(ValueError::Hash),
     }
 }
 
 /// `--time` of a search: a positive, finite number of seconds.
-pub(crate) fn seconds_arg(text: &str) -> Result<f64, String> {
+pub(crate) fn seconds_arg(text: &str) -> Result<f64, ValueError> {
     match text.parse::<f64>() {
         Ok(t) if t > 0.0 && t.is_finite() => Ok(t),
-        _ => Err("expected a positive number of seconds".into()),
+        _ => Err(ValueError::Seconds),
     }
 }
 
@@ -300,17 +384,18 @@ pub(crate) fn problem_text(
 }
 
 /// A problem with its rules (`--size` must agree with the board read) and its state.
-pub(crate) fn problem_state<'a, E: std::fmt::Display>(
-    problem: &'a Result<Problem, E>,
+pub(crate) fn problem_state<'a>(
+    problem: &'a Result<Problem, ProblemError>,
     args: &RulesArgs,
-) -> Result<(&'a Problem, Rules, State), String> {
-    let problem = problem.as_ref().map_err(|e| e.to_string())?;
+) -> Result<(&'a Problem, Rules, State), ProblemStateError> {
+    let problem = problem.as_ref().map_err(|e| e.clone())?;
+    let line = problem.line;
     let rules = args
         .rules_for(problem.entry.size)
-        .map_err(|e| format!("line {}: {e}", problem.line))?;
+        .map_err(|error| ProblemStateError::Rules { line, error })?;
     let state = rules
         .state(problem.entry.position)
-        .map_err(|e| format!("line {}: {e}", problem.line))?;
+        .map_err(|error| ProblemStateError::Position { line, error })?;
     Ok((problem, rules, state))
 }
 

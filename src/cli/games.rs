@@ -8,13 +8,49 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use serde::Serialize;
+use thiserror::Error;
 
-use super::args::{CliError, RulesArgs};
+use super::args::{CliError, RulesArgError, RulesArgs, ValueError};
 use crate::matchrun::MatchConfig;
 use crate::matchrun::game::GameRecord;
-use crate::matchrun::openings::{self, Opening};
-use crate::matchrun::spec::{ClockControl, EngineKind, EngineSpec, Limit, parse_duration};
+use crate::matchrun::openings::{self, Opening, OpeningsError};
+use crate::matchrun::spec::{
+    ClockControl, EngineKind, EngineSpec, Limit, ParseSpecError, parse_duration,
+};
+use crate::matchrun::stats::SprtError;
 use crate::protocol::Protocol;
+
+/// Why the command line of `iago match` or `iago tournament` sets up no match.
+#[derive(Debug, Error)]
+pub enum ConfigError {
+    /// `iago match` without exactly two engines.
+    #[error("a match needs exactly two --engine options, not {0}")]
+    MatchEngines(usize),
+    /// `iago tournament` with fewer than two engines.
+    #[error("a tournament needs at least two --engine options, not {0}")]
+    TournamentEngines(usize),
+    /// Two engines of a tournament given the same `name=`.
+    #[error("two engines are named {0}: names must be distinct")]
+    SameName(String),
+    /// An engine spec that cannot be read.
+    #[error(transparent)]
+    Spec(#[from] ParseSpecError),
+    /// `--rules`, `--discs`, `--size`.
+    #[error(transparent)]
+    Rules(#[from] RulesArgError),
+    /// A disc supply with an NBoard engine.
+    #[error("{0}: NBoard engines cannot be told a disc supply (GGF has no field for it)")]
+    NboardDiscs(String),
+    /// `--openings`.
+    #[error(transparent)]
+    Openings(#[from] OpeningsError),
+    /// `--sprt` without four numbers.
+    #[error("--sprt takes four numbers: elo0 elo1 alpha beta")]
+    SprtArity,
+    /// `--sprt` with parameters out of range.
+    #[error(transparent)]
+    Sprt(#[from] SprtError),
+}
 
 /// The options `iago match` and `iago tournament` share.
 #[derive(clap::Args, Debug, Clone)]
@@ -64,30 +100,30 @@ pub struct GameOptions {
 }
 
 /// `--rounds`, `--concurrency`: a whole number, at least 1.
-pub(crate) fn count_arg(text: &str) -> Result<usize, String> {
+pub(crate) fn count_arg(text: &str) -> Result<usize, ValueError> {
     match text.parse::<usize>() {
         Ok(n) if n >= 1 => Ok(n),
-        _ => Err("expected a whole number, at least 1".into()),
+        _ => Err(ValueError::Count),
     }
 }
 
 /// `--depth`: 1 to 60.
-fn depth_arg(text: &str) -> Result<u32, String> {
+fn depth_arg(text: &str) -> Result<u32, ValueError> {
     match text.parse::<u32>() {
         Ok(d) if (1..=60).contains(&d) => Ok(d),
-        _ => Err("expected a depth from 1 to 60".into()),
+        _ => Err(ValueError::Depth),
     }
 }
 
 /// A time in seconds or m:ss.
-fn seconds_arg(text: &str) -> Result<Duration, String> {
-    parse_duration(text).ok_or_else(|| "expected seconds (or m:ss)".into())
+fn seconds_arg(text: &str) -> Result<Duration, ValueError> {
+    parse_duration(text).ok_or(ValueError::Time)
 }
 
 /// A time in seconds or m:ss, more than zero.
-fn positive_seconds_arg(text: &str) -> Result<Duration, String> {
+fn positive_seconds_arg(text: &str) -> Result<Duration, ValueError> {
     match seconds_arg(text)? {
-        t if t.is_zero() => Err("expected a positive time in seconds (or m:ss)".into()),
+        t if t.is_zero() => Err(ValueError::PositiveTime),
         t => Ok(t),
     }
 }
@@ -99,22 +135,19 @@ impl GameOptions {
         &self,
         engines: [EngineSpec; 2],
         rounds: usize,
-    ) -> Result<MatchConfig, String> {
+    ) -> Result<MatchConfig, ConfigError> {
         let limit = Limit {
             depth: self.depth,
             move_time: self.move_time,
             clock: self.tc,
         };
-        let rules = self.rules.rules().map_err(|e| e.to_string())?;
+        let rules = self.rules.rules()?;
         if rules.discs_per_player.is_some()
             && let Some(e) = engines.iter().find(
                 |e| matches!(&e.kind, EngineKind::External(x) if x.protocol == Protocol::Nboard),
             )
         {
-            return Err(format!(
-                "{}: NBoard engines cannot be told a disc supply (GGF has no field for it)",
-                e.name
-            ));
+            return Err(ConfigError::NboardDiscs(e.name.clone()));
         }
         let mut config = MatchConfig::new(engines, limit, rounds);
         config.rules = rules;

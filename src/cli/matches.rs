@@ -2,7 +2,7 @@
 //! summary (score, Elo, SPRT).
 
 use super::args::CliError;
-use super::games::{GameOptions, GgfOutput, count_arg, print_summary, progress_bar};
+use super::games::{ConfigError, GameOptions, GgfOutput, count_arg, print_summary, progress_bar};
 use crate::matchrun::game::{GameRecord, Outcome, color_index};
 use crate::matchrun::spec::EngineSpec;
 use crate::matchrun::stats::{self, Sprt};
@@ -30,12 +30,9 @@ pub struct MatchArgs {
 }
 
 /// Builds the match of a command line.
-pub fn config_from_args(args: &MatchArgs) -> Result<MatchConfig, String> {
+pub fn config_from_args(args: &MatchArgs) -> Result<MatchConfig, ConfigError> {
     let [first, second] = args.engines.as_slice() else {
-        return Err(format!(
-            "a match needs exactly two --engine options, not {}",
-            args.engines.len()
-        ));
+        return Err(ConfigError::MatchEngines(args.engines.len()));
     };
     let mut engines = [EngineSpec::parse(first)?, EngineSpec::parse(second)?];
     if engines[0].name == engines[1].name && !engines[1].named {
@@ -44,7 +41,7 @@ pub fn config_from_args(args: &MatchArgs) -> Result<MatchConfig, String> {
     let mut config = args.games.match_config(engines, args.rounds)?;
     if let Some(values) = &args.sprt {
         let &[elo0, elo1, alpha, beta] = values.as_slice() else {
-            return Err("--sprt takes four numbers: elo0 elo1 alpha beta".into());
+            return Err(ConfigError::SprtArity);
         };
         config.sprt = Some(Sprt::new(elo0, elo1, alpha, beta)?);
     }
@@ -125,7 +122,7 @@ mod tests {
     }
 
     fn config(argv: &[&str]) -> Result<MatchConfig, String> {
-        config_from_args(&parse(argv)?)
+        config_from_args(&parse(argv)?).map_err(|e| e.to_string())
     }
 
     #[test]

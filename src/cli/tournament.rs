@@ -3,7 +3,7 @@
 use std::collections::BTreeSet;
 
 use super::args::CliError;
-use super::games::{GameOptions, GgfOutput, count_arg, print_summary, progress_bar};
+use super::games::{ConfigError, GameOptions, GgfOutput, count_arg, print_summary, progress_bar};
 use crate::matchrun::Progress;
 use crate::matchrun::game::{GameRecord, Outcome, color_index};
 use crate::matchrun::spec::EngineSpec;
@@ -25,12 +25,9 @@ pub struct TournamentArgs {
 }
 
 /// Builds the tournament of a command line.
-pub fn config_from_args(args: &TournamentArgs) -> Result<TournamentConfig, String> {
+pub fn config_from_args(args: &TournamentArgs) -> Result<TournamentConfig, ConfigError> {
     if args.engines.len() < 2 {
-        return Err(format!(
-            "a tournament needs at least two --engine options, not {}",
-            args.engines.len()
-        ));
+        return Err(ConfigError::TournamentEngines(args.engines.len()));
     }
     let mut engines = args
         .engines
@@ -40,10 +37,7 @@ pub fn config_from_args(args: &TournamentArgs) -> Result<TournamentConfig, Strin
     let mut taken: BTreeSet<String> = BTreeSet::new();
     for e in engines.iter().filter(|e| e.named) {
         if !taken.insert(e.name.clone()) {
-            return Err(format!(
-                "two engines are named {}: names must be distinct",
-                e.name
-            ));
+            return Err(ConfigError::SameName(e.name.clone()));
         }
     }
     for e in engines.iter_mut().filter(|e| !e.named) {
@@ -127,7 +121,7 @@ mod tests {
         let args = Line::try_parse_from(std::iter::once("tournament").chain(argv.iter().copied()))
             .map_err(|e| e.to_string())?
             .args;
-        config_from_args(&args)
+        config_from_args(&args).map_err(|e| e.to_string())
     }
 
     #[test]

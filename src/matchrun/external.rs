@@ -3,11 +3,15 @@
 
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use thiserror::Error;
+
+use super::MatchError;
 use super::player::{Failure, MoveRequest, Player, Reply};
 use super::spec::{ExternalOptions, Limit};
 use crate::board::{Game, Move, Rules};
@@ -18,6 +22,30 @@ pub const STARTUP_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Lines of stderr kept for crash reports.
 const STDERR_LINES: usize = 5;
+
+/// Why an engine process could not be started.
+#[derive(Debug, Error)]
+pub enum StartError {
+    /// The program cannot be run (missing, not executable, or a missing working directory).
+    #[error("cannot start '{command}'{}: {error}", in_dir(.dir.as_deref()))]
+    Spawn {
+        /// The command line as given.
+        command: String,
+        /// The working directory, if one was given.
+        dir: Option<PathBuf>,
+        /// Why.
+        #[source]
+        error: std::io::Error,
+    },
+    /// A thread reading the program's output could not be started.
+    #[error("cannot start a reader thread: {0}")]
+    ReaderThread(#[source] std::io::Error),
+}
+
+/// ` in DIR`, or nothing without a directory.
+fn in_dir(dir: Option<&Path>) -> String {
+    dir.map_or(String::new(), |d| format!(" in {}", d.display()))
+}
 
 /// A running engine process: its stdin, its stdout as a channel of lines (closed at the end of
 /// output), and the last lines of its stderr.
@@ -31,7 +59,7 @@ pub(crate) struct Process {
 
 impl Process {
     /// Starts `options` (the program in its working directory, stdin/stdout/stderr piped).
-    pub fn spawn(options: &ExternalOptions, name: &str) -> Result<Process, String> {
+    pub fn spawn(options: &ExternalOptions, name: &str) -> Result<Process, StartError> {
         let mut command = Command::new(&options.program);
         command
             .args(&options.args)
@@ -41,12 +69,10 @@ impl Process {
         if let Some(dir) = &options.dir {
             command.current_dir(dir);
         }
-        let mut child = command.spawn().map_err(|e| {
-            let place = options
-                .dir
-                .as_ref()
-                .map_or(String::new(), |d| format!(" in {}", d.display()));
-            format!("cannot start '{}'{place}: {e}", options.command)
+        let mut child = command.spawn().map_err(|error| StartError::Spawn {
+            command: options.command.clone(),
+            dir: options.dir.clone(),
+            error,
         })?;
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().expect("piped stdout");
@@ -73,7 +99,7 @@ impl Process {
                     }
                 }
             })
-            .map_err(|e| format!("cannot start a reader thread: {e}"))?;
+            .map_err(StartError::ReaderThread)?;
         let stderr = Arc::new(Mutex::new(VecDeque::new()));
         let tail = Arc::clone(&stderr);
         let label = name.to_string();
@@ -90,7 +116,7 @@ impl Process {
                     tail.push_back(line);
                 }
             })
-            .map_err(|e| format!("cannot start a reader thread: {e}"))?;
+            .map_err(StartError::ReaderThread)?;
         Ok(Process {
             name: name.to_string(),
             child,
@@ -178,10 +204,13 @@ impl Drop for Process {
 
 /// Checks that the program can be started at all (then stops it): a missing program or
 /// working directory is an error before the match, not a forfeit in every game.
-pub fn check_startable(options: &ExternalOptions, name: &str) -> Result<(), String> {
+pub fn check_startable(options: &ExternalOptions, name: &str) -> Result<(), MatchError> {
     Process::spawn(options, name)
         .map(drop)
-        .map_err(|e| format!("engine {name}: {e}"))
+        .map_err(|error| MatchError::Start {
+            name: name.to_string(),
+            error,
+        })
 }
 
 /// Passes `result` on; after a failure the process is dropped (killed): whatever state it is
@@ -222,7 +251,8 @@ impl NboardPlayer {
     /// Starts the process if needed: `nboard 2` and a ping answered in time.
     fn ensure_started(&mut self) -> Result<&mut Process, Failure> {
         if self.process.is_none() {
-            let mut process = Process::spawn(&self.options, &self.name).map_err(Failure::Crash)?;
+            let mut process = Process::spawn(&self.options, &self.name)
+                .map_err(|e| Failure::Crash(e.to_string()))?;
             process.command(nboard::Command::Nboard(2))?;
             self.ping += 1;
             let ping = nboard::PingId::from(self.ping);
@@ -320,7 +350,12 @@ pub(crate) struct GtpPlayer {
 }
 
 /// A GTP answer: `Ok(text)` for `=`, `Err(text)` for `?`.
-type GtpAnswer = Result<String, String>;
+type GtpAnswer = Result<String, Refused>;
+
+/// The text of a GTP failure answer (`? text`): the engine refused the command.
+#[derive(Debug, Error)]
+#[error("{0}")]
+struct Refused(String);
 
 /// A GTP command without an id.
 fn gtp_command(kind: gtp::Kind) -> gtp::Command {
@@ -363,7 +398,7 @@ impl GtpPlayer {
         Ok(if reply.success {
             Ok(reply.text)
         } else {
-            Err(reply.text)
+            Err(Refused(reply.text))
         })
     }
 
@@ -391,7 +426,9 @@ impl GtpPlayer {
             ));
         }
         if self.process.is_none() {
-            self.process = Some(Process::spawn(&self.options, &self.name).map_err(Failure::Crash)?);
+            let process = Process::spawn(&self.options, &self.name)
+                .map_err(|e| Failure::Crash(e.to_string()))?;
+            self.process = Some(process);
         }
         let deadline = Instant::now() + STARTUP_TIMEOUT;
         self.require(gtp::Kind::BoardSize(u32::from(rules.size)), deadline)?;

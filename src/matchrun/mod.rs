@@ -71,8 +71,9 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
+use thiserror::Error;
 
-use self::external::{GtpPlayer, NboardPlayer, check_startable};
+use self::external::{GtpPlayer, NboardPlayer, StartError, check_startable};
 use self::game::{Forfeit, GameRecord, GameSetup, Outcome, play_game};
 use self::openings::Opening;
 use self::player::{IagoPlayer, Player};
@@ -130,6 +131,71 @@ impl MatchConfig {
             sprt: None,
         }
     }
+}
+
+/// Why a match could not start: its settings, or an engine that cannot be set up. (Once the
+/// games run, what goes wrong in them is a forfeit, not an error.)
+#[derive(Debug, Error)]
+pub enum MatchError {
+    /// Two engines with one name (the reports and the GGF could not tell them apart).
+    #[error("both engines are named {0}: give one a name= in its spec")]
+    SameName(String),
+    /// An empty list of openings.
+    #[error("no openings")]
+    NoOpenings,
+    /// A concurrency of zero.
+    #[error("--concurrency must be at least 1")]
+    NoConcurrency,
+    /// An engine without a depth, a time or a clock.
+    #[error(
+        "engine {0} has no limit: give --depth, --move-time or --tc, or depth=, time= or tc= in its spec"
+    )]
+    NoLimit(String),
+    /// An NBoard engine given only a time per move.
+    #[error(
+        "engine {0} speaks NBoard, which has no time per move: give it depth= or a clock (tc=)"
+    )]
+    NboardMoveTime(String),
+    /// The evaluation of an in-process engine cannot be loaded.
+    #[error("engine {name}: eval={eval}: {error}")]
+    Eval {
+        /// The engine.
+        name: String,
+        /// The `eval=` value.
+        eval: String,
+        /// Why.
+        #[source]
+        error: crate::eval::WeightsError,
+    },
+    /// The built-in book cannot be read.
+    #[error("engine {name}: the built-in book: {error}")]
+    ShippedBook {
+        /// The engine.
+        name: String,
+        /// Why.
+        #[source]
+        error: crate::book::file::BookError,
+    },
+    /// A book file cannot be read.
+    #[error("engine {name}: book {}: {error}", path.display())]
+    Book {
+        /// The engine.
+        name: String,
+        /// The file.
+        path: std::path::PathBuf,
+        /// Why.
+        #[source]
+        error: crate::book::file::BookError,
+    },
+    /// An external engine cannot be started.
+    #[error("engine {name}: {error}")]
+    Start {
+        /// The engine.
+        name: String,
+        /// Why.
+        #[source]
+        error: StartError,
+    },
 }
 
 /// Forfeits of one engine, by kind.
@@ -243,14 +309,10 @@ struct EngineSetup {
 }
 
 impl EngineSetup {
-    fn prepare(spec: &EngineSpec, default: &Limit) -> Result<EngineSetup, String> {
+    fn prepare(spec: &EngineSpec, default: &Limit) -> Result<EngineSetup, MatchError> {
         let limit = spec.effective_limit(default);
         let name = &spec.name;
-        let no_limit = || {
-            format!(
-                "engine {name} has no limit: give --depth, --move-time or --tc, or depth=, time= or tc= in its spec"
-            )
-        };
+        let no_limit = || MatchError::NoLimit(name.clone());
         let mut setup = EngineSetup {
             spec: spec.clone(),
             limit,
@@ -264,20 +326,30 @@ impl EngineSetup {
                 }
                 let evaluator = match &options.eval {
                     None => crate::eval::default_evaluator(),
-                    Some(e) => crate::eval::load_evaluator(e)
-                        .map_err(|err| format!("engine {name}: eval={e}: {err}"))?,
+                    Some(e) => {
+                        crate::eval::load_evaluator(e).map_err(|error| MatchError::Eval {
+                            name: name.clone(),
+                            eval: e.clone(),
+                            error,
+                        })?
+                    }
                 };
                 setup.evaluator = Some(evaluator);
                 setup.book = match &options.book {
                     BookChoice::Off => None,
-                    BookChoice::Shipped => Some(
-                        Book::shipped()
-                            .map_err(|e| format!("engine {name}: the built-in book: {e}"))?,
-                    ),
-                    BookChoice::File(path) => Some(
-                        Book::load(path)
-                            .map_err(|e| format!("engine {name}: book {}: {e}", path.display()))?,
-                    ),
+                    BookChoice::Shipped => {
+                        Some(Book::shipped().map_err(|error| MatchError::ShippedBook {
+                            name: name.clone(),
+                            error,
+                        })?)
+                    }
+                    BookChoice::File(path) => {
+                        Some(Book::load(path).map_err(|error| MatchError::Book {
+                            name: name.clone(),
+                            path: path.clone(),
+                            error,
+                        })?)
+                    }
                 };
             }
             EngineKind::External(external) => {
@@ -285,9 +357,7 @@ impl EngineSetup {
                     Protocol::Nboard => {
                         if limit.depth.is_none() && limit.clock.is_none() {
                             if limit.move_time.is_some() {
-                                return Err(format!(
-                                    "engine {name} speaks NBoard, which has no time per move: give it depth= or a clock (tc=)"
-                                ));
+                                return Err(MatchError::NboardMoveTime(name.clone()));
                             }
                             return Err(no_limit());
                         }
@@ -339,18 +409,15 @@ struct Shared {
 pub fn play_match(
     config: &MatchConfig,
     on_game: &(dyn Fn(&GameRecord, &Progress) + Sync),
-) -> Result<MatchReport, String> {
+) -> Result<MatchReport, MatchError> {
     if config.engines[0].name == config.engines[1].name {
-        return Err(format!(
-            "both engines are named {}: give one a name= in its spec",
-            config.engines[0].name
-        ));
+        return Err(MatchError::SameName(config.engines[0].name.clone()));
     }
     if config.openings.is_empty() {
-        return Err("no openings".into());
+        return Err(MatchError::NoOpenings);
     }
     if config.concurrency == 0 {
-        return Err("--concurrency must be at least 1".into());
+        return Err(MatchError::NoConcurrency);
     }
     let setups = [
         EngineSetup::prepare(&config.engines[0], &config.limit)?,
@@ -745,25 +812,33 @@ mod tests {
     #[test]
     fn configuration_errors() {
         let config = |engines: [&str; 2]| MatchConfig::new(engines.map(spec), Limit::default(), 1);
-        let e =
-            play_match(&config(["name=X,iago", "name=X,iago,depth=2"]), &|_, _| {}).unwrap_err();
+        let error = |engines| play_match(&config(engines), &|_, _| {}).unwrap_err();
+        let e = error(["name=X,iago", "name=X,iago,depth=2"]).to_string();
         assert!(e.contains("both engines are named X"), "{e}");
         // No limit at all.
-        let e = play_match(&config(["iago", "name=B,iago"]), &|_, _| {}).unwrap_err();
+        let e = error(["iago", "name=B,iago"]).to_string();
         assert!(e.contains("has no limit"), "{e}");
         let mut none = config(["iago,depth=1", "iago,depth=2"]);
         none.concurrency = 0;
-        assert!(play_match(&none, &|_, _| {}).is_err());
-        let e = play_match(
-            &config(["iago,depth=1", "cmd=/no/such/engine,depth=1"]),
-            &|_, _| {},
-        )
-        .unwrap_err();
+        assert!(matches!(
+            play_match(&none, &|_, _| {}),
+            Err(MatchError::NoConcurrency)
+        ));
+        let e = error(["iago,depth=1", "cmd=/no/such/engine,depth=1"]);
+        let MatchError::Start { name, error: start } = &e else {
+            panic!("{e:?}")
+        };
+        assert_eq!(name, "engine");
+        assert!(matches!(start, StartError::Spawn { .. }), "{start:?}");
+        let e = e.to_string();
         assert!(
             e.starts_with("engine engine: cannot start '/no/such/engine'"),
             "{e}"
         );
-        let e = play_match(&config(["iago,depth=1", "cmd=true,time=1"]), &|_, _| {}).unwrap_err();
+        assert!(!e.contains('\n'), "{e}");
+        let e = error(["iago,depth=1", "cmd=true,time=1"]).to_string();
         assert!(e.contains("no time per move"), "{e}");
+        let e = error(["iago,depth=1,book=/no/such/book", "iago,depth=2"]).to_string();
+        assert!(e.starts_with("engine Iago-d1: book /no/such/book: "), "{e}");
     }
 }

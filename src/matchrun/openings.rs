@@ -1,6 +1,11 @@
 //! Openings: a file of transcripts from the standard start (one a line, as in the XOT lists),
 //! and the order in which a match plays them.
 
+use std::path::PathBuf;
+
+use thiserror::Error;
+
+use crate::board::notation::TranscriptError;
 use crate::board::{Game, Rules};
 
 /// One opening: its transcript and the game it leads to.
@@ -30,11 +35,50 @@ impl Opening {
     }
 }
 
+/// Why openings could not be read; `origin` names the file (or what the text came from).
+#[derive(Debug, Error)]
+pub enum OpeningsError {
+    /// A line that is not a transcript, or one with an illegal move.
+    #[error("{origin} line {line}: {error}")]
+    Transcript {
+        /// Where the text came from.
+        origin: String,
+        /// The 1-based line.
+        line: usize,
+        /// What is wrong with it.
+        #[source]
+        error: TranscriptError,
+    },
+    /// A line after which the game is over.
+    #[error("{origin} line {line}: the game is over after this opening")]
+    GameOver {
+        /// Where the text came from.
+        origin: String,
+        /// The 1-based line.
+        line: usize,
+    },
+    /// A text without a single opening.
+    #[error("{origin}: no openings (one transcript a line)")]
+    Empty {
+        /// Where the text came from.
+        origin: String,
+    },
+    /// The file cannot be read.
+    #[error("cannot read openings {}: {error}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        error: std::io::Error,
+    },
+}
+
 /// Reads openings from `text`: one transcript a line (`f5d6c3`, `F5 D6 C3`, `1. f5 d6 2. c3`,
 /// passes optional); blank lines and lines starting with `#`, `%` or `;` are skipped. An
 /// unreadable or illegal line, an opening that ends the game, or a text without openings is an
 /// error that names `source` and the line.
-pub fn parse_openings(text: &str, source: &str) -> Result<Vec<Opening>, String> {
+pub fn parse_openings(text: &str, source: &str) -> Result<Vec<Opening>, OpeningsError> {
     parse_openings_under(text, source, Rules::OTHELLO)
 }
 
@@ -43,7 +87,7 @@ pub fn parse_openings_under(
     text: &str,
     source: &str,
     rules: Rules,
-) -> Result<Vec<Opening>, String> {
+) -> Result<Vec<Opening>, OpeningsError> {
     let mut openings = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = raw.trim();
@@ -52,12 +96,16 @@ pub fn parse_openings_under(
         }
         let mut game = Game::new(rules);
         game.play_transcript(line)
-            .map_err(|e| format!("{source} line {}: {e}", i + 1))?;
+            .map_err(|error| OpeningsError::Transcript {
+                origin: source.to_string(),
+                line: i + 1,
+                error,
+            })?;
         if game.is_over() {
-            return Err(format!(
-                "{source} line {}: the game is over after this opening",
-                i + 1
-            ));
+            return Err(OpeningsError::GameOver {
+                origin: source.to_string(),
+                line: i + 1,
+            });
         }
         openings.push(Opening {
             line: i + 1,
@@ -66,15 +114,20 @@ pub fn parse_openings_under(
         });
     }
     if openings.is_empty() {
-        return Err(format!("{source}: no openings (one transcript a line)"));
+        return Err(OpeningsError::Empty {
+            origin: source.to_string(),
+        });
     }
     Ok(openings)
 }
 
 /// Reads an openings file (see [`parse_openings`]), the moves played under `rules`.
-pub fn load_openings(path: &std::path::Path, rules: Rules) -> Result<Vec<Opening>, String> {
-    let text = crate::board::notation::read_text_file(path)
-        .map_err(|e| format!("cannot read openings {}: {e}", path.display()))?;
+pub fn load_openings(path: &std::path::Path, rules: Rules) -> Result<Vec<Opening>, OpeningsError> {
+    let text =
+        crate::board::notation::read_text_file(path).map_err(|error| OpeningsError::Read {
+            path: path.to_path_buf(),
+            error,
+        })?;
     parse_openings_under(&text, &path.display().to_string(), rules)
 }
 
@@ -206,25 +259,34 @@ mod tests {
     #[test]
     fn bad_files_are_one_line_errors() {
         let e = parse_openings("f5d6\nf5 d6 a1\n", "x.txt").unwrap_err();
+        assert!(matches!(e, OpeningsError::Transcript { line: 2, .. }));
         assert_eq!(
-            e,
+            e.to_string(),
             "x.txt line 2: move 3 (a1) by Black is illegal: a1 flips no disc"
         );
-        let e = parse_openings("f5d6\nhello\n", "x.txt").unwrap_err();
+        let e = parse_openings("f5d6\nhello\n", "x.txt")
+            .unwrap_err()
+            .to_string();
         assert!(e.starts_with("x.txt line 2: column"), "{e}");
         assert!(
             parse_openings("\n# nothing\n", "x.txt")
                 .unwrap_err()
+                .to_string()
                 .contains("no openings")
         );
         // A game that is over after the opening (the shortest game, 9 moves).
-        let e = parse_openings("e6f4e3f6g5d6e7f5c5", "x.txt").unwrap_err();
+        let e = parse_openings("e6f4e3f6g5d6e7f5c5", "x.txt")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("over"), "{e}");
         let e = load_openings(
             std::path::Path::new("/no/such/openings.txt"),
             Rules::OTHELLO,
         )
         .unwrap_err();
+        assert!(matches!(&e, OpeningsError::Read { error, .. }
+            if error.kind() == std::io::ErrorKind::NotFound));
+        let e = e.to_string();
         assert!(
             e.starts_with("cannot read openings /no/such/openings.txt"),
             "{e}"

@@ -5,6 +5,8 @@ use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use thiserror::Error;
+
 use crate::protocol::Protocol;
 
 /// What an engine may spend on a move: a depth, a time per move, a game clock, or a mix (the
@@ -60,20 +62,21 @@ pub struct ClockControl {
 impl ClockControl {
     /// Parses `BASE[+INC]`: seconds (`60`, `0.5`) or minutes and seconds (`5:00`), e.g.
     /// `60+0.5`, `5:00+2`, `300`.
-    pub fn parse(text: &str) -> Result<ClockControl, String> {
-        let bad = |why: &str| {
-            format!("bad clock '{text}': {why} (expected BASE[+INC], e.g. 60+0.5 or 5:00+2)")
+    pub fn parse(text: &str) -> Result<ClockControl, ParseClockError> {
+        let bad = |problem| ParseClockError {
+            text: text.to_string(),
+            problem,
         };
         let (base, increment) = match text.split_once('+') {
             Some((b, i)) => (b, Some(i)),
             None => (text, None),
         };
-        let base = parse_duration(base).ok_or_else(|| bad("the base is not a time"))?;
+        let base = parse_duration(base).ok_or_else(|| bad(ClockProblem::Base))?;
         if base.is_zero() {
-            return Err(bad("the base must be positive"));
+            return Err(bad(ClockProblem::ZeroBase));
         }
         let increment = match increment {
-            Some(i) => parse_duration(i).ok_or_else(|| bad("the increment is not a time"))?,
+            Some(i) => parse_duration(i).ok_or_else(|| bad(ClockProblem::Increment))?,
             None => Duration::ZERO,
         };
         Ok(ClockControl { base, increment })
@@ -100,6 +103,30 @@ impl fmt::Display for ClockControl {
         }
         Ok(())
     }
+}
+
+/// Why a clock (`BASE[+INC]`) could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("bad clock '{text}': {problem} (expected BASE[+INC], e.g. 60+0.5 or 5:00+2)")]
+pub struct ParseClockError {
+    /// The text that was rejected.
+    pub text: String,
+    /// What is wrong with it.
+    pub problem: ClockProblem,
+}
+
+/// What is wrong with a clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+pub enum ClockProblem {
+    /// The part before `+` is not a time.
+    #[error("the base is not a time")]
+    Base,
+    /// The base is zero.
+    #[error("the base must be positive")]
+    ZeroBase,
+    /// The part after `+` is not a time.
+    #[error("the increment is not a time")]
+    Increment,
 }
 
 /// Seconds without needless decimals: `60`, `0.5`, `0.125`.
@@ -216,8 +243,11 @@ const KEYS: &str =
 impl EngineSpec {
     /// Parses a spec: items separated by commas (`\,` for a comma inside a value), each `key=value`
     /// or a bare word. See the module documentation of [`crate::matchrun`] for the keys.
-    pub fn parse(text: &str) -> Result<EngineSpec, String> {
-        let err = |why: String| format!("bad engine spec '{text}': {why}");
+    pub fn parse(text: &str) -> Result<EngineSpec, ParseSpecError> {
+        let err = |problem: SpecProblem| ParseSpecError {
+            spec: text.to_string(),
+            problem,
+        };
         let mut name = None;
         let mut iago = false;
         let mut command = None;
@@ -235,23 +265,29 @@ impl EngineSpec {
                 Some((k, v)) => (k.trim().to_ascii_lowercase(), Some(v.trim())),
                 None => (item.to_ascii_lowercase(), None),
             };
-            let need = |what: &str| {
-                value
-                    .filter(|v| !v.is_empty())
-                    .ok_or_else(|| err(format!("'{key}' needs a value ({what})")))
+            let need = |what: &'static str| {
+                value.filter(|v| !v.is_empty()).ok_or_else(|| {
+                    err(SpecProblem::NeedsValue {
+                        key: key.clone(),
+                        what,
+                    })
+                })
             };
-            let number = |what: &str| -> Result<usize, String> {
+            let number = |what: &'static str| -> Result<usize, ParseSpecError> {
                 let v = need(what)?;
-                v.parse::<usize>()
-                    .ok()
-                    .filter(|n| *n > 0)
-                    .ok_or_else(|| err(format!("{key}={v}: expected {what}")))
+                v.parse::<usize>().ok().filter(|n| *n > 0).ok_or_else(|| {
+                    err(SpecProblem::NotANumber {
+                        key: key.clone(),
+                        value: v.to_string(),
+                        what,
+                    })
+                })
             };
             match key.as_str() {
                 "name" => {
                     let v = need("a name")?;
                     if v.chars().any(char::is_whitespace) {
-                        return Err(err(format!("name '{v}' must be one word")));
+                        return Err(err(SpecProblem::NameNotOneWord(v.to_string())));
                     }
                     name = Some(v.to_string());
                 }
@@ -263,14 +299,14 @@ impl EngineSpec {
                         "nboard" => Protocol::Nboard,
                         "gtp" => Protocol::Gtp,
                         other => {
-                            return Err(err(format!("unknown protocol '{other}' (nboard or gtp)")));
+                            return Err(err(SpecProblem::UnknownProtocol(other.to_string())));
                         }
                     })
                 }
                 "depth" => {
                     let d = number("a depth from 1 to 60")?;
                     if d > 60 {
-                        return Err(err(format!("depth={d}: at most 60")));
+                        return Err(err(SpecProblem::DepthOver60(d)));
                     }
                     limit.depth = Some(d as u32);
                 }
@@ -278,10 +314,13 @@ impl EngineSpec {
                     let v = need("seconds per move")?;
                     let t = parse_duration(v)
                         .filter(|t| !t.is_zero())
-                        .ok_or_else(|| err(format!("time={v}: expected positive seconds")))?;
+                        .ok_or_else(|| err(SpecProblem::Time(v.to_string())))?;
                     limit.move_time = Some(t);
                 }
-                "tc" => limit.clock = Some(ClockControl::parse(need("BASE+INC")?).map_err(err)?),
+                "tc" => {
+                    let clock = ClockControl::parse(need("BASE+INC")?);
+                    limit.clock = Some(clock.map_err(|e| err(SpecProblem::Clock(e)))?);
+                }
                 "threads" => {
                     options.threads = number("a thread count")?;
                     iago_only.push("threads");
@@ -298,7 +337,7 @@ impl EngineSpec {
                     options.book = match value {
                         None | Some("on" | "yes" | "true") => BookChoice::Shipped,
                         Some("off" | "no" | "false") => BookChoice::Off,
-                        Some("") => return Err(err("'book=' needs on, off or a file".into())),
+                        Some("") => return Err(err(SpecProblem::EmptyBook)),
                         Some(path) => BookChoice::File(PathBuf::from(path)),
                     };
                     iago_only.push("book");
@@ -308,37 +347,25 @@ impl EngineSpec {
                     iago_only.push("nobook");
                 }
                 _ => {
-                    return Err(err(format!("unknown item '{item}' (keys: {KEYS})")));
+                    return Err(err(SpecProblem::UnknownItem(item.to_string())));
                 }
             }
         }
         let kind = match (iago, command) {
-            (true, Some(_)) => {
-                return Err(err(
-                    "'iago' (in-process) and 'cmd=' exclude each other".into()
-                ));
-            }
-            (false, None) => {
-                return Err(err(
-                    "say 'iago' for the built-in engine or 'cmd=…' for a program".into(),
-                ));
-            }
+            (true, Some(_)) => return Err(err(SpecProblem::IagoAndCommand)),
+            (false, None) => return Err(err(SpecProblem::NoKind)),
             (true, None) => {
                 if dir.is_some() || protocol.is_some() {
-                    return Err(err(
-                        "'dir' and 'proto' are for external engines (cmd=…)".into()
-                    ));
+                    return Err(err(SpecProblem::ExternalOnly));
                 }
                 EngineKind::Iago(options)
             }
             (false, Some(command)) => {
                 if let Some(key) = iago_only.first() {
-                    return Err(err(format!(
-                        "'{key}' is an option of the in-process engine (iago); give it on the command line instead"
-                    )));
+                    return Err(err(SpecProblem::InProcessOnly(key)));
                 }
                 let mut words = command.split_whitespace().map(str::to_string);
-                let program = words.next().ok_or_else(|| err("empty command".into()))?;
+                let program = words.next().ok_or_else(|| err(SpecProblem::EmptyCommand))?;
                 let program = PathBuf::from(program);
                 let program = match &dir {
                     Some(d) if program.is_relative() && program.components().count() > 1 => {
@@ -373,6 +400,77 @@ impl EngineSpec {
             self.limit
         }
     }
+}
+
+/// Why an engine spec could not be read: the spec and what is wrong with it.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("bad engine spec '{spec}': {problem}")]
+pub struct ParseSpecError {
+    /// The spec as given.
+    pub spec: String,
+    /// What is wrong with it.
+    pub problem: SpecProblem,
+}
+
+/// What is wrong with an engine spec.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum SpecProblem {
+    /// `key=` without a value (or a bare key that needs one).
+    #[error("'{key}' needs a value ({what})")]
+    NeedsValue {
+        /// The key, lower case.
+        key: String,
+        /// What the value should be.
+        what: &'static str,
+    },
+    /// A count (depth, threads, hash) that is not a positive whole number.
+    #[error("{key}={value}: expected {what}")]
+    NotANumber {
+        /// The key, lower case.
+        key: String,
+        /// The value given.
+        value: String,
+        /// What the value should be.
+        what: &'static str,
+    },
+    /// `depth=` over 60.
+    #[error("depth={0}: at most 60")]
+    DepthOver60(usize),
+    /// `time=` that is not a positive time.
+    #[error("time={0}: expected positive seconds")]
+    Time(String),
+    /// `tc=` that is not a clock.
+    #[error(transparent)]
+    Clock(ParseClockError),
+    /// A `name=` with spaces.
+    #[error("name '{0}' must be one word")]
+    NameNotOneWord(String),
+    /// `proto=` other than `nboard` or `gtp`.
+    #[error("unknown protocol '{0}' (nboard or gtp)")]
+    UnknownProtocol(String),
+    /// `book=` with nothing after it.
+    #[error("'book=' needs on, off or a file")]
+    EmptyBook,
+    /// An item that is not a key.
+    #[error("unknown item '{0}' (keys: {KEYS})")]
+    UnknownItem(String),
+    /// Both `iago` and `cmd=`.
+    #[error("'iago' (in-process) and 'cmd=' exclude each other")]
+    IagoAndCommand,
+    /// Neither `iago` nor `cmd=`.
+    #[error("say 'iago' for the built-in engine or 'cmd=…' for a program")]
+    NoKind,
+    /// `dir=` or `proto=` for the in-process engine.
+    #[error("'dir' and 'proto' are for external engines (cmd=…)")]
+    ExternalOnly,
+    /// An option of the in-process engine given to an external one.
+    #[error(
+        "'{0}' is an option of the in-process engine (iago); give it on the command line instead"
+    )]
+    InProcessOnly(&'static str),
+    /// A `cmd=` of blanks only.
+    #[error("empty command")]
+    EmptyCommand,
 }
 
 /// `Iago-d4`, `Iago-t0.5`, `ntest`: the kind and, for Iago, its own limit.
@@ -492,10 +590,32 @@ mod tests {
             ("cmd=  ", "needs a value"),
             ("name=two words,iago", "one word"),
         ] {
-            let e = EngineSpec::parse(spec).unwrap_err();
+            let e = EngineSpec::parse(spec).unwrap_err().to_string();
             assert!(e.contains(needle), "{spec}: {e}");
             assert!(!e.contains('\n'), "{e}");
         }
+    }
+
+    #[test]
+    fn spec_errors_read_as_before() {
+        let e = EngineSpec::parse("iago,tc=5+x").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "bad engine spec 'iago,tc=5+x': bad clock '5+x': the increment is not a time \
+             (expected BASE[+INC], e.g. 60+0.5 or 5:00+2)"
+        );
+        assert!(matches!(e.problem, SpecProblem::Clock(_)));
+        let e = EngineSpec::parse("cmd=x,hash=8").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "bad engine spec 'cmd=x,hash=8': 'hash' is an option of the in-process engine \
+             (iago); give it on the command line instead"
+        );
+        let e = EngineSpec::parse("iago,threads=two").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "bad engine spec 'iago,threads=two': threads=two: expected a thread count"
+        );
     }
 
     #[test]

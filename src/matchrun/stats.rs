@@ -4,6 +4,7 @@
 //! Every figure is from the first engine's point of view; a game scores 1, ½ or 0.
 
 use serde::Serialize;
+use thiserror::Error;
 
 /// The two-sided 95% quantile of the normal distribution.
 const Z95: f64 = 1.959_963_984_540_054;
@@ -129,6 +130,29 @@ pub struct Sprt {
     pub beta: f64,
 }
 
+/// Why SPRT parameters were refused (the messages name the `--sprt` option that sets them).
+#[derive(Clone, Copy, Debug, PartialEq, Error)]
+pub enum SprtError {
+    /// The Elos are not finite or not in order.
+    #[error("--sprt: elo0 ({elo0}) must be below elo1 ({elo1})")]
+    Elos {
+        /// Elo under H0.
+        elo0: f64,
+        /// Elo under H1.
+        elo1: f64,
+    },
+    /// An error rate outside `(0, 1)`, or rates that sum to 1 or more.
+    #[error(
+        "--sprt: alpha ({alpha}) and beta ({beta}) must lie between 0 and 1, with a sum below 1"
+    )]
+    Rates {
+        /// False-positive rate.
+        alpha: f64,
+        /// False-negative rate.
+        beta: f64,
+    },
+}
+
 /// What an SPRT concluded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum SprtDecision {
@@ -141,15 +165,13 @@ pub enum SprtDecision {
 impl Sprt {
     /// Checks the parameters: finite Elos with `elo0 < elo1`, `alpha` and `beta` in `(0, 1)`
     /// with `alpha + beta < 1`.
-    pub fn new(elo0: f64, elo1: f64, alpha: f64, beta: f64) -> Result<Sprt, String> {
+    pub fn new(elo0: f64, elo1: f64, alpha: f64, beta: f64) -> Result<Sprt, SprtError> {
         if !(elo0.is_finite() && elo1.is_finite() && elo0 < elo1) {
-            return Err(format!("--sprt: elo0 ({elo0}) must be below elo1 ({elo1})"));
+            return Err(SprtError::Elos { elo0, elo1 });
         }
         let rate = |x: f64| x > 0.0 && x < 1.0;
         if !(rate(alpha) && rate(beta) && alpha + beta < 1.0) {
-            return Err(format!(
-                "--sprt: alpha ({alpha}) and beta ({beta}) must lie between 0 and 1, with a sum below 1"
-            ));
+            return Err(SprtError::Rates { alpha, beta });
         }
         Ok(Sprt {
             elo0,

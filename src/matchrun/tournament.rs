@@ -40,10 +40,11 @@ use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
+use thiserror::Error;
 
 use super::game::GameRecord;
 use super::spec::EngineSpec;
-use super::{Forfeits, MatchConfig, MatchReport, Progress, play_match};
+use super::{Forfeits, MatchConfig, MatchError, MatchReport, Progress, play_match};
 
 /// The squares of the board.
 const SQUARES: u32 = 64;
@@ -117,6 +118,75 @@ pub fn brightwell_constant(rounds: u32) -> u32 {
     (2 * SQUARES + rounds) / (2 * rounds)
 }
 
+/// Why standings could not be computed: results that name players who are not there, or that
+/// cannot be.
+#[derive(Clone, Debug, PartialEq, Error)]
+pub enum StandingsError {
+    /// A game of a player index out of range.
+    #[error("game {black} vs {white}: only {players} players")]
+    UnknownPlayer {
+        /// The player with Black.
+        black: usize,
+        /// The player with White.
+        white: usize,
+        /// Players in the tournament.
+        players: usize,
+    },
+    /// A game of a player against itself.
+    #[error("player {0} cannot play itself")]
+    SelfPlay(usize),
+    /// Disc counts that sum to more than the board holds.
+    #[error("game {black} vs {white}: {black_discs}-{white_discs} is more than {SQUARES} discs")]
+    TooManyDiscs {
+        /// The player with Black.
+        black: usize,
+        /// The player with White.
+        white: usize,
+        /// Black's discs.
+        black_discs: u32,
+        /// White's discs.
+        white_discs: u32,
+    },
+    /// A bye for a player index out of range.
+    #[error("bye for player {player}: only {players} players")]
+    UnknownByePlayer {
+        /// The player.
+        player: usize,
+        /// Players in the tournament.
+        players: usize,
+    },
+    /// A bye worth negative or non-finite points.
+    #[error("bye for player {player}: {points} points")]
+    ByePoints {
+        /// The player.
+        player: usize,
+        /// The points.
+        points: f64,
+    },
+    /// A withdrawn player index out of range.
+    #[error("withdrawn player {player}: only {players} players")]
+    UnknownWithdrawn {
+        /// The player.
+        player: usize,
+        /// Players in the tournament.
+        players: usize,
+    },
+}
+
+/// Why a tournament could not be played.
+#[derive(Debug, Error)]
+pub enum TournamentError {
+    /// Fewer than two engines.
+    #[error("a tournament needs at least two engines")]
+    TooFewEngines,
+    /// A pairing's match could not be played (its engines or settings were refused).
+    #[error(transparent)]
+    Match(#[from] MatchError),
+    /// The results could not be tabled.
+    #[error(transparent)]
+    Standings(#[from] StandingsError),
+}
+
 /// The standings of `players` players from their games, unranked (index `i` is player `i`).
 /// `rounds` is the number of rounds of the tournament (games each player plays), for the
 /// Brightwell constant. Games against a withdrawn player, and byes, count in the Brightwell
@@ -129,37 +199,43 @@ pub fn standings(
     withdrawn: &BTreeSet<usize>,
     byes: &[Bye],
     rounds: u32,
-) -> Result<Vec<Standing>, String> {
+) -> Result<Vec<Standing>, StandingsError> {
     for g in games {
         if g.black >= players || g.white >= players {
-            return Err(format!(
-                "game {} vs {}: only {players} players",
-                g.black, g.white
-            ));
+            return Err(StandingsError::UnknownPlayer {
+                black: g.black,
+                white: g.white,
+                players,
+            });
         }
         if g.black == g.white {
-            return Err(format!("player {} cannot play itself", g.black));
+            return Err(StandingsError::SelfPlay(g.black));
         }
         if g.black_discs.saturating_add(g.white_discs) > SQUARES {
-            return Err(format!(
-                "game {} vs {}: {}-{} is more than {SQUARES} discs",
-                g.black, g.white, g.black_discs, g.white_discs
-            ));
+            return Err(StandingsError::TooManyDiscs {
+                black: g.black,
+                white: g.white,
+                black_discs: g.black_discs,
+                white_discs: g.white_discs,
+            });
         }
     }
     for b in byes {
         if b.player >= players {
-            return Err(format!(
-                "bye for player {}: only {players} players",
-                b.player
-            ));
+            return Err(StandingsError::UnknownByePlayer {
+                player: b.player,
+                players,
+            });
         }
         if !(b.points.is_finite() && b.points >= 0.0) {
-            return Err(format!("bye for player {}: {} points", b.player, b.points));
+            return Err(StandingsError::ByePoints {
+                player: b.player,
+                points: b.points,
+            });
         }
     }
-    if let Some(w) = withdrawn.iter().find(|&&w| w >= players) {
-        return Err(format!("withdrawn player {w}: only {players} players"));
+    if let Some(&player) = withdrawn.iter().find(|&&w| w >= players) {
+        return Err(StandingsError::UnknownWithdrawn { player, players });
     }
     let mut table: Vec<Standing> = (0..players)
         .map(|player| Standing {
@@ -309,9 +385,9 @@ fn add_forfeits(total: &mut Forfeits, more: &Forfeits) {
 pub fn play_tournament(
     config: &TournamentConfig,
     on_game: &(dyn Fn([usize; 2], &GameRecord, &Progress) + Sync),
-) -> Result<TournamentReport, String> {
+) -> Result<TournamentReport, TournamentError> {
     if config.engines.len() < 2 {
-        return Err("a tournament needs at least two engines".into());
+        return Err(TournamentError::TooFewEngines);
     }
     let begin = Instant::now();
     let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
@@ -664,6 +740,16 @@ mod tests {
         assert!(standings(2, &[game(1, 1, 32, 32)], &none, &[], 1).is_err());
         assert!(standings(2, &[game(0, 1, 40, 40)], &none, &[], 1).is_err());
         assert!(standings(2, &[game(0, 1, u32::MAX, 5)], &none, &[], 1).is_err());
+        let message =
+            |games: &[GameResult]| standings(2, games, &none, &[], 1).unwrap_err().to_string();
+        assert_eq!(
+            message(&[game(0, 2, 32, 32)]),
+            "game 0 vs 2: only 2 players"
+        );
+        assert_eq!(
+            message(&[game(0, 1, 40, 40)]),
+            "game 0 vs 1: 40-40 is more than 64 discs"
+        );
         let bye = |points| Bye { player: 0, points };
         assert!(standings(2, &[], &none, &[bye(f64::NAN)], 1).is_err());
         assert!(

@@ -26,7 +26,7 @@ use nom::sequence::{delimited, preceded};
 use thiserror::Error;
 
 use crate::board::rules::{Goal, Opening};
-use crate::board::{Color, Game, IllegalMoveError, Move, Position, Rules, Square};
+use crate::board::{Color, Game, IllegalMoveError, Move, ParseMoveError, Position, Rules, Square};
 
 /// A move with the evaluation and time a GUI or server attached to it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -52,30 +52,61 @@ impl MoveItem {
     /// Parses `F5`, `F5/1.00`, `F5/1.00/0.5`, `F5//0.14`, `PA`, and the space-separated
     /// `d6 -1.00 0.0`. The eval may use a decimal comma (`1,00`), the time an exponent
     /// (`2.0E-4`); blank fields are allowed.
-    pub fn parse(text: &str) -> Result<MoveItem, String> {
+    pub fn parse(text: &str) -> Result<MoveItem, ParseMoveItemError> {
         let normalised = text.split_whitespace().collect::<Vec<_>>().join("/");
         let mut parts = normalised.split('/');
         let mv = parts.next().unwrap_or("");
-        let mv = Move::parse(mv).map_err(|e| e.to_string())?;
-        let number = |field: Option<&str>, what: &str| -> Result<Option<f64>, String> {
-            match field.map(str::trim) {
-                None | Some("") => Ok(None),
-                Some(f) => f
-                    .replace(',', ".")
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|x| x.is_finite())
-                    .map(Some)
-                    .ok_or_else(|| format!("bad {what} '{f}' in move '{text}'")),
-            }
+        let mv = Move::parse(mv)?;
+        let number = |field: Option<&str>, what| match field.map(str::trim) {
+            None | Some("") => Ok(None),
+            Some(f) => f
+                .replace(',', ".")
+                .parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite())
+                .map(Some)
+                .ok_or_else(|| ParseMoveItemError::Number {
+                    what,
+                    field: f.to_string(),
+                    item: text.to_string(),
+                }),
         };
         let eval = number(parts.next(), "evaluation")?;
         let time = number(parts.next(), "time")?;
         if let Some(extra) = parts.next() {
-            return Err(format!("unexpected '{extra}' in move '{text}'"));
+            return Err(ParseMoveItemError::Extra {
+                extra: extra.to_string(),
+                item: text.to_string(),
+            });
         }
         Ok(MoveItem { mv, eval, time })
     }
+}
+
+/// Why a move item (`F5/1.00/0.5`) could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ParseMoveItemError {
+    /// The move is not a square or a pass.
+    #[error(transparent)]
+    Move(#[from] ParseMoveError),
+    /// The evaluation or the time is not a finite number.
+    #[error("bad {what} '{field}' in move '{item}'")]
+    Number {
+        /// `evaluation` or `time`.
+        what: &'static str,
+        /// The field.
+        field: String,
+        /// The whole item.
+        item: String,
+    },
+    /// A field after the time.
+    #[error("unexpected '{extra}' in move '{item}'")]
+    Extra {
+        /// The first field too many.
+        extra: String,
+        /// The whole item.
+        item: String,
+    },
 }
 
 impl fmt::Display for MoveItem {
@@ -873,6 +904,18 @@ mod tests {
         }
         assert!(MoveItem::parse("F5/x").is_err());
         assert!(MoveItem::parse("F5/1/2/3").is_err());
+        assert_eq!(
+            MoveItem::parse("F5/x").unwrap_err().to_string(),
+            "bad evaluation 'x' in move 'F5/x'"
+        );
+        assert_eq!(
+            MoveItem::parse("F5 1 2 3").unwrap_err().to_string(),
+            "unexpected '3' in move 'F5 1 2 3'"
+        );
+        assert!(matches!(
+            MoveItem::parse("z9/1"),
+            Err(ParseMoveItemError::Move(_))
+        ));
         assert_eq!(MoveItem::parse("f5//0.5").unwrap().to_string(), "F5//0.50");
         assert_eq!(MoveItem::parse("pa").unwrap().to_string(), "PA");
     }

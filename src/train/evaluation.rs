@@ -353,6 +353,28 @@ pub struct SolvedCache {
     map: HashMap<Board, i8>,
 }
 
+/// Why a solved-positions file could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SolvedCacheError {
+    /// Not a solved-positions file.
+    #[error("not an Iago solved-positions file (bad magic)")]
+    Magic,
+    /// A version this build does not read.
+    #[error("solved-positions file version {0}, expected {SOLVED_VERSION}")]
+    Version(u32),
+    /// Fewer or more bytes than the positions announced.
+    #[error("solved-positions file truncated: {count} positions announced, {bytes} bytes of them")]
+    Truncated {
+        /// Positions announced in the header.
+        count: usize,
+        /// Bytes that follow the header.
+        bytes: usize,
+    },
+    /// A record that is no position (overlapping discs) or a score beyond ±64.
+    #[error("solved-positions file holds an impossible position")]
+    Impossible,
+}
+
 const SOLVED_MAGIC: &[u8; 8] = b"IAGOSOLV";
 const SOLVED_VERSION: u32 = 1;
 /// Magic, version, count.
@@ -361,23 +383,21 @@ const SOLVED_RECORD: usize = 17;
 
 impl SolvedCache {
     /// Reads a cache written by [`SolvedCache::to_bytes`].
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, String> {
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, SolvedCacheError> {
         if bytes.len() < SOLVED_HEADER || &bytes[..8] != SOLVED_MAGIC {
-            return Err("not an Iago solved-positions file (bad magic)".into());
+            return Err(SolvedCacheError::Magic);
         }
         let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
         if version != SOLVED_VERSION {
-            return Err(format!(
-                "solved-positions file version {version}, expected {SOLVED_VERSION}"
-            ));
+            return Err(SolvedCacheError::Version(version));
         }
         let count = u64::from_le_bytes(bytes[12..20].try_into().expect("8 bytes")) as usize;
         let body = &bytes[SOLVED_HEADER..];
         if count.checked_mul(SOLVED_RECORD) != Some(body.len()) {
-            return Err(format!(
-                "solved-positions file truncated: {count} positions announced, {} bytes of them",
-                body.len()
-            ));
+            return Err(SolvedCacheError::Truncated {
+                count,
+                bytes: body.len(),
+            });
         }
         let mut map = HashMap::with_capacity(count);
         for record in body.chunks_exact(SOLVED_RECORD) {
@@ -386,7 +406,7 @@ impl SolvedCache {
             let board = Board::new(word(0), word(8))
                 .ok()
                 .filter(|_| (-64..=64).contains(&score))
-                .ok_or("solved-positions file holds an impossible position")?;
+                .ok_or(SolvedCacheError::Impossible)?;
             map.insert(board, score);
         }
         Ok(SolvedCache { map })
@@ -1436,15 +1456,21 @@ mod tests {
         let back = SolvedCache::from_bytes(&bytes).unwrap();
         assert_eq!(back.map, cache.map);
         assert_eq!(back.to_bytes(), bytes);
-        assert!(SolvedCache::from_bytes(b"IAGOEVAL").is_err());
-        assert!(
-            SolvedCache::from_bytes(&bytes[..bytes.len() - 1])
-                .err()
-                .is_some_and(|e| e.contains("truncated"))
+        assert_eq!(
+            SolvedCache::from_bytes(b"IAGOEVAL").err(),
+            Some(SolvedCacheError::Magic)
+        );
+        let e = SolvedCache::from_bytes(&bytes[..bytes.len() - 1]).err();
+        assert_eq!(
+            e.map(|e| e.to_string()).as_deref(),
+            Some("solved-positions file truncated: 2 positions announced, 33 bytes of them")
         );
         let mut bad = bytes.clone();
         let last = bad.len() - 1;
         bad[last] = 100;
-        assert!(SolvedCache::from_bytes(&bad).is_err());
+        assert_eq!(
+            SolvedCache::from_bytes(&bad).err(),
+            Some(SolvedCacheError::Impossible)
+        );
     }
 }

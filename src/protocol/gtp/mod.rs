@@ -239,14 +239,14 @@ impl Session {
         if let Some(outcome) = outcome {
             match outcome {
                 Ok(text) => self.reply(Response::success(id, text)),
-                Err(message) => self.reply(Response::failure(id, message)),
+                Err(error) => self.reply(Response::failure(id, error.to_string())),
             }
         }
         true
     }
 
     /// Runs a command; `None` when a worker answers it later (`genmove`).
-    fn execute(&mut self, kind: Kind, id: Option<u64>) -> Option<Result<String, String>> {
+    fn execute(&mut self, kind: Kind, id: Option<u64>) -> Option<Result<String, CommandError>> {
         let engine = self.slot.get();
         let game = engine.game();
         let rules = game.rules();
@@ -263,14 +263,14 @@ impl Session {
             Kind::ListCommands => Ok(COMMANDS.join("\n")),
             Kind::BoardSize(size) => {
                 let Some(size) = Rules::SIZES.into_iter().find(|&s| u32::from(s) == size) else {
-                    return Some(Err("unacceptable size".into()));
+                    return Some(Err(CommandError::NoSuchSize));
                 };
                 if size == rules.size {
                     // Nothing changes (as before variants: Quarry sends `boardsize 8` first).
                     return Some(Ok(String::new()));
                 }
                 self.set_rules(Rules { size, ..rules })
-                    .map_err(|e| format!("unacceptable size: {e}"))
+                    .map_err(CommandError::Size)
             }
             Kind::ClearBoard => {
                 // A new game starts from an empty hash table, so that a game does not depend
@@ -294,7 +294,7 @@ impl Session {
                     }
                     Ok(String::new())
                 }
-                None => Err("cannot undo".into()),
+                None => Err(CommandError::CannotUndo),
             },
             Kind::TimeSettings {
                 main,
@@ -359,7 +359,7 @@ impl Session {
                 } else if kind == Kind::RulesFinalResult {
                     Ok("unknown".into())
                 } else {
-                    Err("the game is not over".into())
+                    Err(CommandError::NotOver)
                 }
             }
             Kind::ListGames => Ok(Rules::GAME_NAMES.join("\n")),
@@ -367,8 +367,8 @@ impl Session {
                 Ok(chosen) if chosen == rules => Ok(String::new()),
                 Ok(chosen) => self
                     .set_rules(chosen)
-                    .map_err(|e| format!("unsupported game: {e}")),
-                Err(e) => Err(format!("unsupported game: {e}")),
+                    .map_err(|e| CommandError::Game(e.into())),
+                Err(e) => Err(CommandError::Game(e)),
             },
             Kind::RulesGameId => Ok(game_name(rules)),
             Kind::RulesBoardSize => Ok(rules.size.to_string()),
@@ -394,9 +394,9 @@ impl Session {
     }
 
     /// Switches to `rules` (a new game, an empty hash table); unsupported rules change nothing.
-    fn set_rules(&mut self, rules: Rules) -> Result<String, String> {
+    fn set_rules(&mut self, rules: Rules) -> Result<String, crate::board::rules::UnsupportedRules> {
         let engine = self.slot.get();
-        engine.set_rules(rules).map_err(|e| e.to_string())?;
+        engine.set_rules(rules)?;
         engine.clear_hash();
         self.history.clear();
         Ok(String::new())
@@ -405,7 +405,7 @@ impl Session {
     /// Plays `mv` for `color`. When `color` is not to move and the side to move must pass, the
     /// pass is played first. A pass after the end of the game is accepted and changes nothing
     /// (gogui-twogtp relays the final passes).
-    fn play(&mut self, color: Color, mv: Move) -> Result<String, String> {
+    fn play(&mut self, color: Color, mv: Move) -> Result<String, CommandError> {
         let engine = self.slot.get();
         if mv.is_pass() && engine.game().is_over() {
             self.history.push(0);
@@ -415,21 +415,19 @@ impl Session {
         let mut added = 0;
         if color != to_move {
             if !engine.game().must_pass() {
-                return Err(format!("illegal move: {to_move} is to move"));
+                return Err(CommandError::NotToMove(to_move));
             }
             if mv.is_pass() {
-                return Err("illegal move: two passes in a row".into());
+                return Err(CommandError::TwoPasses);
             }
-            engine
-                .play(Move::Pass)
-                .map_err(|e| format!("illegal move: {e}"))?;
+            engine.play(Move::Pass)?;
             added += 1;
         }
         if let Err(e) = engine.play(mv) {
             for _ in 0..added {
                 engine.undo();
             }
-            return Err(format!("illegal move: {e}"));
+            return Err(e.into());
         }
         self.history.push(added + 1);
         Ok(String::new())
@@ -456,7 +454,7 @@ impl Session {
         color: Color,
         id: Option<u64>,
         play: bool,
-    ) -> Option<Result<String, String>> {
+    ) -> Option<Result<String, CommandError>> {
         let started = Instant::now();
         let limits = self.limits(color);
         let (from_bottom, time_settings) = (self.from_bottom, self.time_settings);
@@ -471,7 +469,7 @@ impl Session {
         let mut added = 0;
         if color != state.to_move() {
             if !game.must_pass() {
-                return Some(Err(format!("{} is to move", state.to_move())));
+                return Some(Err(CommandError::OtherToMove(state.to_move())));
             }
             // The side to move must pass: play it, then think for `color`.
             if play {
@@ -570,8 +568,8 @@ fn relabel_rows(grid: &str, size: u8) -> String {
 
 /// The rules `set_game <name>` selects: the name read by [`Rules`]; the size is `size` unless
 /// the name gives one (`6x6 anti`).
-fn game_rules(name: &str, size: u8) -> Result<Rules, String> {
-    let rules: Rules = name.parse().map_err(|e| format!("{e}"))?;
+fn game_rules(name: &str, size: u8) -> Result<Rules, GameRulesError> {
+    let rules: Rules = name.parse()?;
     let names_a_size = name
         .split(|c: char| c.is_whitespace() || c == ',' || c == '-' || c == '_')
         .any(|w| {
@@ -583,8 +581,51 @@ fn game_rules(name: &str, size: u8) -> Result<Rules, String> {
     } else {
         Rules { size, ..rules }
     };
-    rules.check_supported().map_err(|e| e.to_string())?;
+    rules.check_supported()?;
     Ok(rules)
+}
+
+/// Why a command failed: the text of its `? …` reply.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum CommandError {
+    /// `boardsize` of no board size (not 4, 6 or 8).
+    #[error("unacceptable size")]
+    NoSuchSize,
+    /// `boardsize` of a size the current rules cannot be played at.
+    #[error("unacceptable size: {0}")]
+    Size(#[source] crate::board::rules::UnsupportedRules),
+    /// `undo` with nothing to undo.
+    #[error("cannot undo")]
+    CannotUndo,
+    /// `final_score` before the end of the game.
+    #[error("the game is not over")]
+    NotOver,
+    /// `set_game` of rules that cannot be read or played.
+    #[error("unsupported game: {0}")]
+    Game(#[source] GameRulesError),
+    /// `play` of an illegal move.
+    #[error("illegal move: {0}")]
+    Illegal(#[from] crate::board::IllegalMoveError),
+    /// `play` for the colour not to move while the one to move has a move.
+    #[error("illegal move: {0} is to move")]
+    NotToMove(Color),
+    /// `play pass` for the colour not to move when the one to move must pass.
+    #[error("illegal move: two passes in a row")]
+    TwoPasses,
+    /// `genmove` for the colour not to move while the one to move has a move.
+    #[error("{0} is to move")]
+    OtherToMove(Color),
+}
+
+/// Why `set_game` names no rules this version plays.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum GameRulesError {
+    /// The name is not one of rules.
+    #[error(transparent)]
+    Name(#[from] crate::board::rules::ParseRulesError),
+    /// Rules this version does not play.
+    #[error(transparent)]
+    Unsupported(#[from] crate::board::rules::UnsupportedRules),
 }
 
 /// The name of `rules` without the size (`gogui-rules_board_size` tells it): the
@@ -641,15 +682,57 @@ mod tests {
             (reversi.size, reversi.opening, reversi.discs_per_player),
             (6, Opening::Placement, Some(32))
         );
+        assert!(matches!(
+            game_rules("chess", 8),
+            Err(GameRulesError::Name(_))
+        ));
+        let err = CommandError::Game(game_rules("chess", 8).unwrap_err()).to_string();
         assert!(
-            game_rules("chess", 8)
-                .unwrap_err()
-                .starts_with("unknown rules 'chess'")
+            err.starts_with("unsupported game: unknown rules 'chess'"),
+            "{err}"
         );
         let err = game_rules("5x5 othello", 8).unwrap_err();
-        assert!(err.contains("not supported"), "{err}");
+        assert!(matches!(err, GameRulesError::Unsupported(_)));
+        assert!(err.to_string().contains("not supported"), "{err}");
         // 32 discs each do not fit on 16 squares.
         assert!(game_rules("Reversi-32", 4).is_err());
+    }
+
+    #[test]
+    fn failures_read_as_gtp_replies() {
+        for (error, text) in [
+            (CommandError::NoSuchSize, "unacceptable size".to_string()),
+            (CommandError::CannotUndo, "cannot undo".into()),
+            (CommandError::NotOver, "the game is not over".into()),
+            (
+                CommandError::Illegal(crate::board::IllegalMoveError::GameOver),
+                "illegal move: the game is over".into(),
+            ),
+            (
+                CommandError::NotToMove(Color::White),
+                "illegal move: White is to move".into(),
+            ),
+            (
+                CommandError::TwoPasses,
+                "illegal move: two passes in a row".into(),
+            ),
+            (
+                CommandError::OtherToMove(Color::Black),
+                "Black is to move".into(),
+            ),
+        ] {
+            assert_eq!(error.to_string(), text);
+        }
+        let four = Rules {
+            size: 4,
+            discs_per_player: Some(32),
+            ..Rules::OTHELLO
+        };
+        let unsupported = four.check_supported().unwrap_err();
+        assert_eq!(
+            CommandError::Size(unsupported.clone()).to_string(),
+            format!("unacceptable size: {unsupported}")
+        );
     }
 
     #[test]
