@@ -12,7 +12,9 @@ use crate::book::{Book, BookChoice};
 use crate::eval::{Evaluation, default_evaluator};
 use crate::search::driver::{MAX_DEPTH, Think};
 use crate::search::endgame::{SolveMode, Stopped};
+use crate::search::midgame::{NO_SELECTIVITY, Othello};
 use crate::search::tt::TranspositionTable;
+use crate::search::variant::Variant;
 use crate::search::{Bound, Limits, SearchResult, Source};
 use crate::solve::SolveReport;
 
@@ -591,34 +593,26 @@ impl Engine {
         let (tt, evaluator, stop) = (&self.tt, &self.evaluator, &*self.stop);
         let selectivity = self.options.selectivity;
         self.pool.install(|| {
+            let think = Think {
+                max_depth: limits.depth,
+                first_depth: request.first_depth,
+                guess: request.guess,
+                plan,
+                allowed,
+                selectivity,
+                observer,
+            };
             if rules.is_standard() {
-                let think = Think {
-                    board: state.board(),
-                    max_depth: limits.depth,
-                    first_depth: request.first_depth,
-                    guess: request.guess,
-                    plan,
-                    allowed,
-                    selectivity,
-                    observer,
-                };
                 crate::with_search_eval!(evaluator, eval => {
-                    crate::search::driver::think(tt, eval, stop, think)
+                    let game = Othello::new(eval);
+                    crate::search::driver::think(tt, game, stop, &game.node(&state.board()), think)
                 })
             } else {
-                crate::search::variant::think(
-                    tt,
-                    stop,
-                    crate::search::variant::VariantThink {
-                        rules,
-                        state: *state,
-                        max_depth: limits.depth,
-                        first_depth: request.first_depth,
-                        plan,
-                        allowed,
-                        observer,
-                    },
-                )
+                let think = Think {
+                    selectivity: NO_SELECTIVITY,
+                    ..think
+                };
+                crate::search::driver::think(tt, Variant::new(rules), stop, state, think)
             }
         })
     }

@@ -7,20 +7,20 @@ use std::time::Instant;
 
 use crate::board::{Board, Move, Square};
 use crate::eval::SearchEval;
+use crate::search::SCORE_MAX;
 use crate::search::control::Control;
-use crate::search::endgame::SCORE_MAX;
-use crate::search::midgame::{MidgameSearch, NO_SELECTIVITY, RootMove, SELECTIVITY};
+use crate::search::endgame::Stopped;
+use crate::search::midgame::Othello;
+use crate::search::pvs::{Game, NO_SELECTIVITY, Pvs, RootMove, SELECTIVITY, principal_variation};
 use crate::search::time::TimePlan;
-use crate::search::tt::{NO_MOVE, TranspositionTable};
+use crate::search::tt::TranspositionTable;
 use crate::search::{Bound, SearchResult, Source};
 
 /// The deepest midgame iteration.
 pub const MAX_DEPTH: u32 = 60;
 
-/// What one call of [`think`] searches.
+/// What one call of [`think`] searches (the position is given beside it).
 pub(crate) struct Think<'a> {
-    /// The position (not over).
-    pub board: Board,
     /// Deepest midgame iteration.
     pub max_depth: Option<u32>,
     /// The first midgame iteration (1 normally; a multi-PV search runs one depth at a time).
@@ -38,23 +38,6 @@ pub(crate) struct Think<'a> {
     pub observer: &'a mut (dyn FnMut(&SearchResult) + Send),
 }
 
-/// Seconds to solve `empties` exactly on `threads` threads: about 0.5 s at 20 empties on two
-/// threads, ×2.15 per empty (measured on FFO #40-#49 with the evaluation in the ordering: 36 s
-/// for #49 at 26 empties); one thread is 1.6× slower.
-fn exact_seconds(empties: u32, threads: usize) -> f64 {
-    let speedup = if threads <= 1 {
-        1.0
-    } else {
-        1.6 * threads as f64 / 2.0
-    };
-    0.8 * 2.15f64.powi(empties as i32 - 20) / speedup
-}
-
-/// A win/loss/draw solve costs about a third of an exact one.
-fn wld_seconds(empties: u32, threads: usize) -> f64 {
-    exact_seconds(empties, threads) / 3.0
-}
-
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Phase {
     Midgame(u32),
@@ -62,16 +45,17 @@ enum Phase {
     Exact,
 }
 
-/// Searches `think.board` (which has at least one allowed move). Returns the result of the
-/// deepest completed iteration; a stopped first iteration still yields a legal move.
-pub(crate) fn think<E: SearchEval + ?Sized>(
+/// Searches `node` of `game` (which has at least one allowed move) by iterative deepening.
+/// Returns the result of the deepest completed iteration; a stopped first iteration still yields
+/// a legal move.
+pub(crate) fn think<G: Game>(
     tt: &TranspositionTable,
-    eval: &E,
+    game: G,
     stop: &AtomicBool,
+    node: &G::Node,
     think: Think<'_>,
 ) -> SearchResult {
     let Think {
-        board,
         max_depth,
         first_depth,
         guess,
@@ -81,19 +65,19 @@ pub(crate) fn think<E: SearchEval + ?Sized>(
         observer,
     } = think;
     let threads = rayon::current_num_threads();
-    let empties = board.empty_count();
+    let empties = game.empties(node);
     // The caller's stop flag ends the search; the deadline ends only this one (a later search
     // in the same job starts clean).
     let outer = Control::new(stop, None);
     let deadline = AtomicBool::new(false);
     let control = outer.nested(&deadline, plan.hard);
-    let mut root = RootMove::list(&board, allowed);
+    let mut root = RootMove::list(&game, node, allowed);
     assert!(!root.is_empty(), "think needs a legal move");
     let mut nodes = 0u64;
     let mut best: Option<SearchResult> = None;
     // The aspiration window's centre: the last score, of an iteration or a pre-search.
     let mut guess: Option<i32> = guess;
-    let mut presearched = false;
+    let mut presearched = !G::PRESEARCH;
     let mut midgame_done = 0;
     let max_depth = max_depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
     // Depth limit only: solve exactly from depth × 3/2 empties (like a level).
@@ -114,20 +98,20 @@ pub(crate) fn think<E: SearchEval + ?Sized>(
             // Before the first solve: the selective searches that order it.
             presearched = true;
             let first = (midgame_done + 2).max(4);
-            let (score, n) = presearch(tt, eval, control, &board, &mut root, first, guess);
-            nodes += n;
-            match score {
-                Some(g) => guess = g,
-                None => break,
+            let pre = presearch(tt, game, control, node, &mut root, first, guess);
+            nodes += pre.nodes;
+            match pre.guess {
+                Ok(g) => guess = g,
+                Err(Stopped) => break,
             }
         }
-        let mut search = MidgameSearch::new(tt, eval, control, true, level);
+        let mut search = Pvs::new(tt, game, control, true, level);
         let score = if bound == Bound::WinLossDraw {
-            search.root(&board, &mut root, -1, 1, depth).0
+            search.root(node, &mut root, -1, 1, depth).0
         } else {
             aspiration(
                 &mut search,
-                &board,
+                node,
                 &mut root,
                 depth,
                 guess,
@@ -148,15 +132,26 @@ pub(crate) fn think<E: SearchEval + ?Sized>(
             },
             _ => score,
         };
+        let first = root[0];
+        let confirmed = if bound == Bound::Exact {
+            let child = game.play(node, first.sq, &first.mv);
+            G::confirmed_line(tt, game, stop, &child, -score).map(|line| {
+                let mut pv = vec![Move::Play(Square::from_index_unchecked(first.sq))];
+                pv.extend(line);
+                pv
+            })
+        } else {
+            None
+        };
         let result = SearchResult {
-            best_move: Move::Play(Square::from_index_unchecked(root[0].sq)),
+            best_move: Move::Play(Square::from_index_unchecked(first.sq)),
             score,
             depth,
             selectivity: SELECTIVITY[level].1,
             bound,
             nodes,
             time: plan.start.elapsed(),
-            pv: principal_variation(tt, &board, root[0].sq, depth),
+            pv: confirmed.unwrap_or_else(|| principal_variation(&game, tt, node, first.sq, depth)),
             source: Source::Search,
         };
         observer(&result);
@@ -170,39 +165,36 @@ pub(crate) fn think<E: SearchEval + ?Sized>(
         }
         let now = Instant::now();
         let left = plan.remaining(now).map(|d| d.as_secs_f64());
-        phase = match (phase, left) {
-            (Phase::Exact, _) => break,
+        let exact_seconds = G::exact_seconds(empties, threads);
+        phase = match (phase, left, exact_seconds) {
+            (Phase::Exact, _, _) => break,
             // After a proven win/loss/draw, the rest of the time goes to the exact score.
-            (Phase::WinLossDraw, _) => Phase::Exact,
+            (Phase::WinLossDraw, _, _) => Phase::Exact,
             // With a clock: the exact solve once it fits in half the time left, a
-            // win/loss/draw solve first when only that fits.
+            // win/loss/draw solve first when only that fits (it costs about a third).
             // A depth limit also bounds the solve (depth × 3/2 empties at most), so that a
             // shallow game on a long clock stays shallow.
-            (_, Some(left))
-                if empties <= solve_limit && exact_seconds(empties, threads) < left / 2.0 =>
-            {
+            (_, Some(left), Some(exact)) if empties <= solve_limit && exact < left / 2.0 => {
                 Phase::Exact
             }
-            (_, Some(left))
-                if empties <= solve_limit && wld_seconds(empties, threads) < left / 2.0 =>
-            {
+            (_, Some(left), Some(exact)) if empties <= solve_limit && exact / 3.0 < left / 2.0 => {
                 Phase::WinLossDraw
             }
-            (Phase::Midgame(d), _) if d >= max_depth || plan.past_soft(now) => break,
-            (Phase::Midgame(d), _) => Phase::Midgame(d + 1),
+            (Phase::Midgame(d), _, _) if d >= max_depth || plan.past_soft(now) => break,
+            (Phase::Midgame(d), _, _) => Phase::Midgame(d + 1),
         };
     }
-    let mut result = best.unwrap_or_else(|| fallback(&board, &root, eval));
+    let mut result = best.unwrap_or_else(|| fallback(&game, node, &root));
     result.nodes = nodes;
     result.time = plan.start.elapsed();
     result
 }
 
 /// One iteration with an aspiration window around the previous score, widened on failure.
-fn aspiration<E: SearchEval + ?Sized>(
-    search: &mut MidgameSearch<'_, E>,
-    board: &Board,
-    root: &mut [RootMove],
+fn aspiration<G: Game>(
+    search: &mut Pvs<'_, G>,
+    node: &G::Node,
+    root: &mut [RootMove<G::Move>],
     depth: u32,
     guess: Option<i32>,
     exact: bool,
@@ -220,7 +212,7 @@ fn aspiration<E: SearchEval + ?Sized>(
         beta = beta.clamp(-SCORE_MAX + 1, SCORE_MAX + 1);
     }
     loop {
-        let (score, _) = search.root(board, root, alpha, beta, depth);
+        let (score, _) = search.root(node, root, alpha, beta, depth);
         if search.aborted() || (score > alpha && score < beta) {
             return score;
         }
@@ -240,15 +232,10 @@ fn aspiration<E: SearchEval + ?Sized>(
 }
 
 /// When not even the first iteration completed: the move the static evaluation prefers.
-fn fallback<E: SearchEval + ?Sized>(board: &Board, root: &[RootMove], eval: &E) -> SearchResult {
-    let state = eval.state(board);
+fn fallback<G: Game>(game: &G, node: &G::Node, root: &[RootMove<G::Move>]) -> SearchResult {
     let (sq, score) = root
         .iter()
-        .map(|m| {
-            let child = board.play_unchecked(m.sq as usize, m.flips);
-            let cs = eval.play(&state, m.sq as usize, m.flips);
-            (m.sq, -eval.evaluate_with(&child, &cs, None))
-        })
+        .map(|m| (m.sq, -game.evaluate(&game.play(node, m.sq, &m.mv), None)))
         .max_by_key(|&(_, s)| s)
         .expect("a root move");
     SearchResult {
@@ -262,44 +249,6 @@ fn fallback<E: SearchEval + ?Sized>(board: &Board, root: &[RootMove], eval: &E) 
         pv: vec![Move::Play(Square::from_index_unchecked(sq))],
         source: Source::Search,
     }
-}
-
-/// The best line: the root move, then the hash table's best moves while they are legal, up to
-/// `depth` moves (passes included, not counted).
-pub(crate) fn principal_variation(
-    tt: &TranspositionTable,
-    board: &Board,
-    first: u8,
-    depth: u32,
-) -> Vec<Move> {
-    let mut pv = Vec::new();
-    let mut board = *board;
-    let mut next = first;
-    let mut plies = 0;
-    while plies < depth.max(1) && pv.len() < 80 {
-        let legal = board.legal_moves();
-        if legal.is_empty() {
-            if board.pass().legal_moves().is_empty() {
-                break;
-            }
-            pv.push(Move::Pass);
-            board = board.pass();
-            next = tt
-                .probe(&board, board.hash())
-                .map_or(NO_MOVE, |e| e.best_move);
-            continue;
-        }
-        let Some(sq) = Square::from_index(next).filter(|&s| legal.contains(s)) else {
-            break;
-        };
-        pv.push(Move::Play(sq));
-        board = board.play(Move::Play(sq));
-        plies += 1;
-        next = tt
-            .probe(&board, board.hash())
-            .map_or(NO_MOVE, |e| e.best_move);
-    }
-    pv
 }
 
 /// The selective searches before an exact solve: midgame iterations at the lowest ProbCut level
@@ -318,22 +267,33 @@ const PRESEARCH_MIDGAME_LEVEL: usize = 0;
 /// Below this many empties an exact solve starts without pre-searches.
 pub(crate) const PRESEARCH_MIN_EMPTIES: u32 = 18;
 
-/// Runs the pre-searches of an exact solve of `board` (see [`PRESEARCH_GAP`]): midgame
-/// iterations from `first_depth`, then the whole-game ones. Returns the last score (or `guess`
-/// when none ran) and the nodes, or `None` for the score when stopped.
-fn presearch<E: SearchEval + ?Sized>(
+/// What the pre-searches of an exact solve leave: the last score (the guess passed in when
+/// none ran), or `Stopped`; and the nodes they visited.
+pub(crate) struct Presearched {
+    /// The centre of the exact search's aspiration window.
+    pub guess: Result<Option<i32>, Stopped>,
+    /// Positions visited.
+    pub nodes: u64,
+}
+
+/// Runs the pre-searches of an exact solve of `node` (see [`PRESEARCH_GAP`]): midgame
+/// iterations from `first_depth`, then the whole-game ones.
+fn presearch<G: Game>(
     tt: &TranspositionTable,
-    eval: &E,
+    game: G,
     control: Control<'_>,
-    board: &Board,
-    root: &mut [RootMove],
+    node: &G::Node,
+    root: &mut [RootMove<G::Move>],
     first_depth: u32,
     mut guess: Option<i32>,
-) -> (Option<Option<i32>>, u64) {
-    let empties = board.empty_count();
+) -> Presearched {
+    let empties = game.empties(node);
     let mut nodes = 0;
     if empties < PRESEARCH_MIN_EMPTIES {
-        return (Some(guess), 0);
+        return Presearched {
+            guess: Ok(guess),
+            nodes: 0,
+        };
     }
     let midgame = (first_depth..=empties.saturating_sub(PRESEARCH_GAP))
         .step_by(2)
@@ -346,8 +306,8 @@ fn presearch<E: SearchEval + ?Sized>(
             break;
         }
         let start = Instant::now();
-        let mut search = MidgameSearch::new(tt, eval, control, true, level);
-        let score = aspiration(&mut search, board, root, depth, guess, false);
+        let mut search = Pvs::new(tt, game, control, true, level);
+        let score = aspiration(&mut search, node, root, depth, guess, false);
         nodes += search.nodes;
         log::debug!(
             "pre-search {depth}@{}%: {score:+}, {} nodes, {:.3} s",
@@ -356,11 +316,17 @@ fn presearch<E: SearchEval + ?Sized>(
             start.elapsed().as_secs_f64()
         );
         if search.aborted() {
-            return (None, nodes);
+            return Presearched {
+                guess: Err(Stopped),
+                nodes,
+            };
         }
         guess = Some(score);
     }
-    (Some(guess), nodes)
+    Presearched {
+        guess: Ok(guess),
+        nodes,
+    }
 }
 
 /// Solves `board` (which has a legal move) exactly in `(alpha, beta)` after the selective
@@ -376,17 +342,20 @@ pub(crate) fn presearched_solve<E: SearchEval + ?Sized>(
 ) -> (Option<i32>, u64) {
     let empties = board.empty_count();
     let control = Control::new(stop, None);
-    let mut root = RootMove::list(board, u64::MAX);
+    let game = Othello::new(eval);
+    let node = game.node(board);
+    let mut root = RootMove::list(&game, &node, u64::MAX);
     assert!(!root.is_empty(), "presearched_solve needs a legal move");
-    let (guess, mut nodes) = presearch(tt, eval, control, board, &mut root, 4, None);
-    let Some(guess) = guess else {
+    let pre = presearch(tt, game, control, &node, &mut root, 4, None);
+    let mut nodes = pre.nodes;
+    let Ok(guess) = pre.guess else {
         return (None, nodes);
     };
-    let mut search = MidgameSearch::new(tt, eval, control, true, NO_SELECTIVITY);
+    let mut search = Pvs::new(tt, game, control, true, NO_SELECTIVITY);
     let score = if alpha <= -SCORE_MAX && beta >= SCORE_MAX {
-        aspiration(&mut search, board, &mut root, empties, guess, true)
+        aspiration(&mut search, &node, &mut root, empties, guess, true)
     } else {
-        search.root(board, &mut root, alpha, beta, empties).0
+        search.root(&node, &mut root, alpha, beta, empties).0
     };
     nodes += search.nodes;
     (Some(score).filter(|_| !search.aborted()), nodes)

@@ -25,12 +25,12 @@ use crate::board::movegen::{flips, moves, potential_moves};
 use crate::board::stability::stable_discs;
 use crate::eval::SearchEval;
 use crate::search::control::{self, Control};
+use crate::search::midgame::{Node, Othello};
+use crate::search::pvs;
 use crate::search::tt::{NO_MOVE, SEL_EXACT, TranspositionTable, TtData};
 
-/// The highest possible score.
-pub const SCORE_MAX: i32 = 64;
-/// Above any score: the initial "no move yet" value.
-const SCORE_INF: i32 = 127;
+use crate::search::INF;
+pub use crate::search::SCORE_MAX;
 
 /// Empties at or below which the solver uses the shallow parity search (no hash table).
 pub const SHALLOW_MAX: u32 = 6;
@@ -117,7 +117,7 @@ const QUADRANTS: [u64; 4] = [
     0xF0F0_F0F0_0000_0000,
 ];
 
-const CORNERS: u64 = 0x8100_0000_0000_0081;
+const CORNERS: u64 = crate::board::Bitboard::CORNERS.0;
 
 /// Squares adjacent to each square (to skip moves that cannot flip anything).
 static NEIGHBOURS: [u64; 64] = build_neighbours();
@@ -201,7 +201,7 @@ pub struct Stopped;
 /// Minimum `alpha` (per number of empties) for trying a stability cut-off: below it the bound
 /// `64 - 2 × stable opponent discs` rarely reaches `alpha`, and computing it does not pay.
 static STABILITY_THRESHOLD: [i32; 65] = {
-    let mut t = [SCORE_INF; 65];
+    let mut t = [INF; 65];
     let mut n = SHALLOW_MAX as usize + 1;
     while n <= 64 {
         t[n] = 2 * n as i32 - 12;
@@ -328,7 +328,7 @@ fn eval_negamax<E: SearchEval + ?Sized>(
         }
         return -eval_negamax(eval, &board.pass(), &eval.pass(state), depth, -beta, -alpha);
     }
-    let mut best = -SCORE_INF;
+    let mut best = -INF;
     let mut m = legal;
     while m != 0 {
         let x = m.trailing_zeros() as usize;
@@ -463,7 +463,7 @@ impl<'a, E: SearchEval + ?Sized> EndgameSearch<'a, E> {
     /// Two empties `x1`, `x2`.
     fn solve_2(&mut self, p: u64, o: u64, alpha: i32, beta: i32, x1: usize, x2: usize) -> i32 {
         self.nodes += 1;
-        let mut best = -SCORE_INF;
+        let mut best = -INF;
         if NEIGHBOURS[x1] & o != 0 {
             let f = flips(p, o, x1);
             if f != 0 {
@@ -484,11 +484,11 @@ impl<'a, E: SearchEval + ?Sized> EndgameSearch<'a, E> {
                 }
             }
         }
-        if best != -SCORE_INF {
+        if best != -INF {
             return best;
         }
         // Pass: the opponent moves, or the game is over.
-        let mut worst = SCORE_INF;
+        let mut worst = INF;
         if NEIGHBOURS[x1] & p != 0 {
             let f = flips(o, p, x1);
             if f != 0 {
@@ -509,7 +509,7 @@ impl<'a, E: SearchEval + ?Sized> EndgameSearch<'a, E> {
                 }
             }
         }
-        if worst != SCORE_INF {
+        if worst != INF {
             worst
         } else {
             final_score(p, o)
@@ -537,7 +537,7 @@ impl<'a, E: SearchEval + ?Sized> EndgameSearch<'a, E> {
         beta: i32,
         sq: [usize; 3],
     ) -> Option<i32> {
-        let mut best = -SCORE_INF;
+        let mut best = -INF;
         for i in 0..3 {
             let x = sq[i];
             if NEIGHBOURS[x] & o == 0 {
@@ -563,7 +563,7 @@ impl<'a, E: SearchEval + ?Sized> EndgameSearch<'a, E> {
                 }
             }
         }
-        (best != -SCORE_INF).then_some(best)
+        (best != -INF).then_some(best)
     }
 
     /// Four empties in parity order.
@@ -587,7 +587,7 @@ impl<'a, E: SearchEval + ?Sized> EndgameSearch<'a, E> {
         beta: i32,
         sq: [usize; 4],
     ) -> Option<i32> {
-        let mut best = -SCORE_INF;
+        let mut best = -INF;
         for i in 0..4 {
             let x = sq[i];
             if NEIGHBOURS[x] & o == 0 {
@@ -614,7 +614,7 @@ impl<'a, E: SearchEval + ?Sized> EndgameSearch<'a, E> {
                 }
             }
         }
-        (best != -SCORE_INF).then_some(best)
+        (best != -INF).then_some(best)
     }
 
     /// 5..=SHALLOW_MAX empties: alpha-beta with parity ordering, no hash table.
@@ -633,7 +633,7 @@ impl<'a, E: SearchEval + ?Sized> EndgameSearch<'a, E> {
             }
             return -self.shallow(o, p, -beta, -alpha, empties, n);
         }
-        let mut best = -SCORE_INF;
+        let mut best = -INF;
         for class in parity_classes(legal, empties) {
             let mut m = class;
             while m != 0 {
@@ -705,7 +705,7 @@ impl<'a, E: SearchEval + ?Sized> EndgameSearch<'a, E> {
             return -self.deep(o, p, -beta, -alpha, n);
         }
         let alpha_start = alpha;
-        let mut best = -SCORE_INF;
+        let mut best = -INF;
         let mut best_move = NO_MOVE;
         let mut list = MoveList {
             moves: [Candidate::default(); 34],
@@ -782,21 +782,20 @@ impl<'a, E: SearchEval + ?Sized> EndgameSearch<'a, E> {
     fn split(&mut self, p: u64, o: u64, alpha: i32, moves: &mut [Candidate], n: u32) -> (i32, u8) {
         moves.sort_unstable_by_key(|c| -c.value);
         let (tt, eval) = (self.tt, self.eval);
-        let (best, sq, nodes) =
-            control::split(&self.control, moves, alpha, -SCORE_INF, |mv, control| {
-                let mut sub = EndgameSearch::with_control(tt, control)
-                    .parallel()
-                    .with_eval(eval);
-                let x = mv.sq as usize;
-                let score = -sub.dispatch(
-                    o ^ mv.flips,
-                    p | mv.flips | 1 << x,
-                    -alpha - 1,
-                    -alpha,
-                    n - 1,
-                );
-                (score, mv.sq, sub.nodes, sub.aborted)
-            });
+        let (best, sq, nodes) = control::split(&self.control, moves, alpha, -INF, |mv, control| {
+            let mut sub = EndgameSearch::with_control(tt, control)
+                .parallel()
+                .with_eval(eval);
+            let x = mv.sq as usize;
+            let score = -sub.dispatch(
+                o ^ mv.flips,
+                p | mv.flips | 1 << x,
+                -alpha - 1,
+                -alpha,
+                n - 1,
+            );
+            (score, mv.sq, sub.nodes, sub.aborted)
+        });
         self.nodes += nodes;
         if self.control.is_set() {
             self.aborted = true;
@@ -942,7 +941,7 @@ impl<'a, E: SearchEval + ?Sized> EndgameSearch<'a, E> {
                         let v = if eval_depth == 0 {
                             eval.evaluate_with(&child, &cs, Some(replies))
                         } else {
-                            eval_negamax(eval, &child, &cs, eval_depth, -SCORE_INF, SCORE_INF)
+                            eval_negamax(eval, &child, &cs, eval_depth, -INF, INF)
                         };
                         value -= EVAL_WEIGHT[eval_depth as usize] * v;
                     }
@@ -1124,66 +1123,38 @@ impl<E: SearchEval + ?Sized> EndgameSearch<'_, E> {
         score: i32,
         mode: SolveMode,
     ) -> Result<Vec<crate::board::Move>, Stopped> {
-        use crate::board::{Move, Square};
         let mut pv = Vec::new();
-        let mut board = *board;
-        let mut score = score;
-        loop {
-            let legal = board.legal_moves();
-            if legal.is_empty() {
-                if board.pass().legal_moves().is_empty() {
-                    return Ok(pv);
-                }
-                pv.push(Move::Pass);
-                board = board.pass();
-                score = -score;
-                continue;
-            }
-            let hash_move = self
-                .tt
-                .probe(&board, board.hash())
-                .map_or(NO_MOVE, |e| e.best_move);
-            let mut children: Vec<(Square, Board)> = legal
-                .iter()
-                .map(|sq| {
-                    let x = sq.index() as usize;
-                    (
-                        sq,
-                        board.play_unchecked(x, flips(board.player, board.opponent, x)),
-                    )
-                })
-                .collect();
-            if let Some(i) = children.iter().position(|(s, _)| s.index() == hash_move) {
-                children.swap(0, i);
-            }
-            // Whether a child's value (for the side to move here) reaches `score`.
-            let reaches = |value: i32| match mode {
-                SolveMode::Exact => value == score,
-                SolveMode::WinLossDraw => 2 * value.signum() == score,
-            };
-            // A child whose exact score a table already holds settles the move without a
-            // search (the exact search leaves its principal variation there).
-            let mut chosen = children.iter().copied().find(|(_, child)| {
-                self.table_bounds(child.player, child.opponent, child.empty_count())
-                    .is_some_and(|(lower, upper)| lower == upper && reaches(-lower))
-            });
-            if chosen.is_none() {
-                let (alpha, beta) = match mode {
-                    SolveMode::Exact => (-score - 1, -score + 1),
-                    SolveMode::WinLossDraw => (-1, 1),
-                };
-                for (sq, child) in children {
-                    if reaches(-self.search(&child, alpha, beta)?) {
-                        chosen = Some((sq, child));
-                        break;
-                    }
-                }
-            }
-            let (sq, child) = chosen.expect("some move reaches the score of the position");
-            pv.push(Move::Play(sq));
-            board = child;
-            score = -score;
-        }
+        let node = Node {
+            board: *board,
+            state: (),
+        };
+        let wld = mode == SolveMode::WinLossDraw;
+        pvs::exact_line(self, &node, score, wld, &mut pv)?;
+        Ok(pv)
+    }
+}
+
+/// The game of the exact line: the 8×8 board without an evaluation.
+const BOARD_GAME: Othello<'static, NoEval> = Othello { eval: &NoEval };
+
+impl<E: SearchEval + ?Sized> pvs::ExactSolver for EndgameSearch<'_, E> {
+    type Game = Othello<'static, NoEval>;
+
+    fn game(&self) -> Self::Game {
+        BOARD_GAME
+    }
+
+    fn tt(&self) -> &TranspositionTable {
+        self.tt
+    }
+
+    fn exact_bounds(&self, node: &Node<()>) -> Option<(i32, i32)> {
+        let b = node.board;
+        self.table_bounds(b.player, b.opponent, b.empty_count())
+    }
+
+    fn solve(&mut self, node: &Node<()>, alpha: i32, beta: i32) -> Result<i32, Stopped> {
+        self.search(&node.board, alpha, beta)
     }
 }
 

@@ -1,259 +1,207 @@
-//! The depth-limited search: negamax PVS over the hash table with Multi-ProbCut, move ordering by
-//! shallow searches and mobility, and Young Brothers Wait splits over rayon. When the remaining
-//! depth covers every empty square it hands over to the exact solver.
+//! The 8×8 game of the search ([`Othello`]): the hooks of the generic PVS ([`crate::search::pvs`])
+//! for the standard board, with the evaluation `E` carrying its incremental state from node to
+//! node. Move ordering by shallow searches and mobility, the wipe-out cut-off, and the hand-over
+//! to the exact solver ([`EndgameSearch`]) when the remaining depth covers every empty square.
 //!
 //! Scores are disc differences for the side to move, like the solver's, so both share the hash
 //! table: an exact endgame entry answers any depth.
 
-use crate::board::Board;
 use crate::board::movegen::{flips, moves, potential_moves};
+use crate::board::{Bitboard, Board};
 use crate::eval::SearchEval;
-use crate::search::control::{self, Control};
-use crate::search::endgame::{EndgameSearch, SCORE_MAX};
-use crate::search::probcut;
-use crate::search::tt::{NO_MOVE, SEL_EXACT, TranspositionTable, TtData};
+use crate::search::SCORE_MAX;
+use crate::search::endgame::EndgameSearch;
+use crate::search::pvs::{Child, Game, Generated, Pvs};
 
-const SCORE_INF: i32 = 127;
-const CORNERS: u64 = 0x8100_0000_0000_0081;
+pub use crate::search::pvs::NO_SELECTIVITY;
 
-/// The ProbCut confidence levels: `(t, percent)`, the cut being taken when the shallow result is
-/// `t` standard deviations beyond the bound. The last level does no ProbCut.
-pub const SELECTIVITY: [(f32, u8); 6] = [
-    (1.1, 73),
-    (1.5, 87),
-    (2.0, 95),
-    (2.6, 98),
-    (3.3, 99),
-    (f32::INFINITY, 100),
-];
-
-/// The index of the level without ProbCut in [`SELECTIVITY`].
-pub const NO_SELECTIVITY: usize = SELECTIVITY.len() - 1;
-
-/// Depth from which a null-window node splits its later moves over the threads (8 beat 5 on
-/// ten XOT openings at depth 15: 1.43× against 1.36× on 2 threads).
-const SPLIT_MIN_DEPTH: u32 = 8;
+const CORNERS: u64 = Bitboard::CORNERS.0;
 
 /// A selective search that reaches the end of the game (depth = empties, ProbCut on) hands
 /// over to the exact solver at this many empties. 14 against 12 and 16 on FFO #40-#49: within
 /// 5% in nodes, the fewest calls of the slow midgame search.
 const SELECTIVE_END_MIN_EMPTIES: u32 = 14;
 
-/// One root move with the score of its last completed search.
+/// A board with the evaluation's state.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct RootMove {
-    /// The square (0..=63).
-    pub sq: u8,
-    /// The discs it flips.
-    pub flips: u64,
-    /// Score of the last search of this move (`-SCORE_INF` before any).
-    pub score: i32,
+pub(crate) struct Node<S> {
+    /// The discs, relative to the side to move.
+    pub board: Board,
+    /// The evaluation's incremental state of `board`.
+    pub state: S,
 }
 
-impl RootMove {
-    /// The root moves of `board` restricted to `allowed` (a bitboard of squares).
-    pub fn list(board: &Board, allowed: u64) -> Vec<RootMove> {
-        let mut m = board.legal_moves().0 & allowed;
-        let mut out = Vec::new();
-        while m != 0 {
-            let sq = m.trailing_zeros() as usize;
-            m &= m - 1;
-            out.push(RootMove {
-                sq: sq as u8,
-                flips: flips(board.player, board.opponent, sq),
-                score: -SCORE_INF,
-            });
-        }
-        out
+/// Standard Othello searched with the evaluation `E`.
+pub(crate) struct Othello<'a, E: ?Sized> {
+    /// The evaluation.
+    pub eval: &'a E,
+}
+
+impl<E: ?Sized> Clone for Othello<'_, E> {
+    fn clone(&self) -> Self {
+        *self
     }
 }
 
-/// A move of a node's list: its square, flips, ordering value, and the opponent's replies once
-/// the ordering generated them.
-#[derive(Clone, Copy, Debug, Default)]
-struct Child {
-    sq: u8,
-    flips: u64,
-    value: i32,
-    replies: Option<u64>,
-}
+impl<E: ?Sized> Copy for Othello<'_, E> {}
 
-/// One thread's depth-limited search over the evaluation `E` (static dispatch: the search is
-/// compiled for each evaluation), which carries its incremental state from node to node.
-pub(crate) struct MidgameSearch<'a, E: SearchEval + ?Sized> {
-    tt: &'a TranspositionTable,
-    eval: &'a E,
-    control: Control<'a>,
-    poll: u32,
-    parallel: bool,
-    selectivity: usize,
-    /// Positions visited (evaluated leaves and exact-solver nodes included).
-    pub nodes: u64,
-    aborted: bool,
-}
-
-impl<'a, E: SearchEval + ?Sized> MidgameSearch<'a, E> {
-    /// A search at ProbCut level `selectivity` (see [`SELECTIVITY`]), splitting over the current
-    /// rayon pool when `parallel`.
-    pub fn new(
-        tt: &'a TranspositionTable,
-        eval: &'a E,
-        control: Control<'a>,
-        parallel: bool,
-        selectivity: usize,
-    ) -> Self {
-        MidgameSearch {
-            tt,
-            eval,
-            control,
-            poll: 1,
-            parallel: parallel && rayon::current_num_threads() > 1,
-            selectivity: selectivity.min(NO_SELECTIVITY),
-            nodes: 0,
-            aborted: false,
-        }
+impl<'a, E: SearchEval + ?Sized> Othello<'a, E> {
+    /// The game over `eval`.
+    pub fn new(eval: &'a E) -> Self {
+        Othello { eval }
     }
 
-    /// [`MidgameSearch::pvs`] of `board`, whose evaluation state is computed here.
+    /// `board` with its evaluation state computed from scratch.
+    pub fn node(&self, board: &Board) -> Node<E::State> {
+        Node {
+            board: *board,
+            state: self.eval.state(board),
+        }
+    }
+}
+
+impl<'a, E: SearchEval + ?Sized> Pvs<'a, Othello<'a, E>> {
+    /// [`Pvs::pvs`] of `board`, whose evaluation state is computed here.
     pub fn search_board(&mut self, board: &Board, alpha: i32, beta: i32, depth: u32) -> i32 {
-        let state = self.eval.state(board);
-        self.pvs(board.player, board.opponent, &state, alpha, beta, depth)
+        let node = self.game.node(board);
+        self.pvs(&node, alpha, beta, depth)
     }
+}
 
-    /// Whether the search was stopped (its scores are then meaningless).
-    pub fn aborted(&self) -> bool {
-        self.aborted
-    }
+/// Seconds to solve `empties` exactly on `threads` threads: about 0.5 s at 20 empties on two
+/// threads, ×2.15 per empty (measured on FFO #40-#49 with the evaluation in the ordering: 36 s
+/// for #49 at 26 empties); one thread is 1.6× slower.
+fn exact_seconds(empties: u32, threads: usize) -> f64 {
+    let speedup = if threads <= 1 {
+        1.0
+    } else {
+        1.6 * threads as f64 / 2.0
+    };
+    0.8 * 2.15f64.powi(empties as i32 - 20) / speedup
+}
 
-    /// The static evaluation from the position's state, counted as a node; `player_moves`:
-    /// the side to move's legal moves when known.
+impl<'a, E: SearchEval + ?Sized> Game for Othello<'a, E> {
+    type Node = Node<E::State>;
+    type Move = u64;
+    type List = [Child<u64>; 34];
+    /// Depth from which a null-window node splits its later moves over the threads (8 beat 5
+    /// on ten XOT openings at depth 15: 1.43× against 1.36× on 2 threads).
+    const SPLIT_MIN_DEPTH: u32 = 8;
+    const PRESEARCH: bool = true;
+
     #[inline]
-    fn evaluate(&mut self, p: u64, o: u64, state: &E::State, player_moves: Option<u64>) -> i32 {
-        self.nodes += 1;
-        let board = Board {
-            player: p,
-            opponent: o,
-        };
-        self.eval.evaluate_with(&board, state, player_moves)
+    fn empties(&self, node: &Self::Node) -> u32 {
+        (node.board.player | node.board.opponent).count_zeros()
     }
 
-    /// Searches `root` (the moves of `board`, best guess first) at `depth` in `(alpha, beta)`.
-    /// Updates each move's score (exact for the best move when inside the window, bounds for the
-    /// others) and returns the best score and the index of the best move. The list is left
-    /// sorted best first.
-    #[allow(
-        clippy::needless_range_loop,
-        reason = "the loop writes back into `root[i]`"
-    )]
-    pub fn root(
-        &mut self,
-        board: &Board,
-        root: &mut [RootMove],
-        mut alpha: i32,
+    #[inline]
+    fn key(&self, node: &Self::Node) -> Board {
+        node.board
+    }
+
+    #[inline]
+    fn moves(&self, node: &Self::Node) -> u64 {
+        moves(node.board.player, node.board.opponent)
+    }
+
+    #[inline]
+    fn make_move(&self, node: &Self::Node, sq: usize) -> u64 {
+        flips(node.board.player, node.board.opponent, sq)
+    }
+
+    #[inline]
+    fn play(&self, node: &Self::Node, sq: u8, &f: &u64) -> Self::Node {
+        let Board {
+            player: p,
+            opponent: o,
+        } = node.board;
+        Node {
+            board: Board {
+                player: o ^ f,
+                opponent: p | f | 1 << sq,
+            },
+            state: self.eval.play(&node.state, sq as usize, f),
+        }
+    }
+
+    #[inline]
+    fn pass(&self, node: &Self::Node) -> Self::Node {
+        Node {
+            board: node.board.pass(),
+            state: self.eval.pass(&node.state),
+        }
+    }
+
+    #[inline]
+    fn final_score(&self, node: &Self::Node) -> i32 {
+        node.board.final_score()
+    }
+
+    #[inline]
+    fn evaluate(&self, node: &Self::Node, moves: Option<u64>) -> i32 {
+        self.eval.evaluate_with(&node.board, &node.state, moves)
+    }
+
+    #[inline]
+    fn new_list(&self, _: &Self::Node) -> Self::List {
+        [Child {
+            sq: 0,
+            mv: 0,
+            value: 0,
+            replies: None,
+        }; 34]
+    }
+
+    fn exact_seconds(empties: u32, threads: usize) -> Option<f64> {
+        Some(exact_seconds(empties, threads))
+    }
+
+    /// A depth that covers every empty square is exact without selectivity; with it, the search
+    /// goes on to the end with ProbCut and calls the exact solver at
+    /// [`SELECTIVE_END_MIN_EMPTIES`]. The solver shares the hash table and the stop conditions.
+    #[inline]
+    fn exact(
+        search: &mut Pvs<'_, Self>,
+        node: &Self::Node,
+        alpha: i32,
         beta: i32,
-        depth: u32,
-    ) -> (i32, usize) {
-        let (p, o) = (board.player, board.opponent);
-        let state = self.eval.state(board);
-        let mut best = -SCORE_INF;
-        let mut best_index = 0;
-        for i in 0..root.len() {
-            let mv = root[i];
-            let (cp, co) = (o ^ mv.flips, p | mv.flips | 1 << mv.sq);
-            let cs = self.eval.play(&state, mv.sq as usize, mv.flips);
-            let mut score;
-            if i == 0 {
-                score = -self.pvs(cp, co, &cs, -beta, -alpha, depth - 1);
-            } else {
-                score = -self.pvs(cp, co, &cs, -alpha - 1, -alpha, depth - 1);
-                if !self.aborted && score > alpha && score < beta {
-                    score = -self.pvs(cp, co, &cs, -beta, -alpha, depth - 1);
-                }
-            }
-            if self.aborted {
-                break;
-            }
-            root[i].score = score;
-            if score > best {
-                best = score;
-                best_index = i;
-                if score > alpha {
-                    alpha = score;
-                    if score >= beta {
-                        break;
-                    }
-                }
-            }
+        empties: u32,
+    ) -> Option<i32> {
+        if search.selectivity < NO_SELECTIVITY && empties > SELECTIVE_END_MIN_EMPTIES {
+            return None;
         }
-        if !self.aborted {
-            // Best first; moves not searched after a cut-off keep their old order at the end.
-            let best_move = root[best_index];
-            root.copy_within(0..best_index, 1);
-            root[0] = best_move;
-            best_index = 0;
+        let mut solver =
+            EndgameSearch::with_control(search.tt, search.control).with_evaluator(search.game.eval);
+        if search.parallel {
+            solver = solver.parallel();
         }
-        (best, best_index)
+        let score = solver.dispatch(node.board.player, node.board.opponent, alpha, beta, empties);
+        search.nodes += solver.nodes;
+        if solver.aborted() {
+            search.aborted = true;
+            return Some(0);
+        }
+        Some(score)
     }
 
-    /// Negamax PVS, fail-soft, at `depth` plies (passes are free); `state`: the evaluation's
-    /// state of `(p, o)`. A depth that covers every empty square is exact without selectivity;
-    /// with it, the search goes on to the end with ProbCut and calls the exact solver at
-    /// [`SELECTIVE_END_MIN_EMPTIES`].
-    pub fn pvs(
-        &mut self,
-        p: u64,
-        o: u64,
-        state: &E::State,
-        mut alpha: i32,
-        mut beta: i32,
+    /// The moves, a wipe-out settling the node at once; ordered best first: the hash move, then
+    /// by a shallow search of each child (from depth 3), the opponent's mobility (corners
+    /// counting double) and potential mobility.
+    fn generate(
+        search: &mut Pvs<'_, Self>,
+        node: &Self::Node,
+        legal: u64,
+        hash_move: u8,
         depth: u32,
-    ) -> i32 {
-        let empties = (p | o).count_zeros();
-        let mut depth = depth;
-        if depth >= empties {
-            if self.selectivity >= NO_SELECTIVITY || empties <= SELECTIVE_END_MIN_EMPTIES {
-                return self.exact(p, o, alpha, beta, empties);
-            }
-            // A selective endgame search: every empty square, with ProbCut.
-            depth = empties;
-        }
-        if depth == 0 {
-            return self.evaluate(p, o, state, None);
-        }
-        self.nodes += 1;
-        if self.control.should_stop(&mut self.poll) {
-            self.aborted = true;
-            return 0;
-        }
-        let board = Board {
+        _exact: bool,
+        _alpha: i32,
+        _beta: i32,
+        list: &mut [Child<u64>],
+    ) -> Generated {
+        let Board {
             player: p,
             opponent: o,
-        };
-        let hash = board.hash();
-        let mut hash_move = NO_MOVE;
-        let selectivity = 1 + self.selectivity as u8;
-        if let Some(entry) = self.tt.probe(&board, hash) {
-            let usable = if entry.selectivity == SEL_EXACT {
-                entry.depth as u32 == empties
-            } else {
-                entry.depth as u32 >= depth && entry.selectivity >= selectivity
-            };
-            if usable && let Some(score) = entry.narrow(&mut alpha, &mut beta) {
-                return score;
-            }
-            hash_move = entry.best_move;
-        }
-        let legal = moves(p, o);
-        if legal == 0 {
-            if moves(o, p) == 0 {
-                return board.final_score();
-            }
-            return -self.pvs(o, p, &self.eval.pass(state), -beta, -alpha, depth);
-        }
-        if let Some(score) = self.probcut(p, o, state, alpha, beta, depth, empties) {
-            return score;
-        }
-        let mut list = [Child::default(); 34];
+        } = node.board;
         let mut len = 0;
         let mut m = legal;
         while m != 0 {
@@ -261,154 +209,17 @@ impl<'a, E: SearchEval + ?Sized> MidgameSearch<'a, E> {
             m &= m - 1;
             let f = flips(p, o, x);
             if f == o {
-                return SCORE_MAX;
+                return Generated::Cut(SCORE_MAX);
             }
             list[len] = Child {
                 sq: x as u8,
-                flips: f,
+                mv: f,
                 value: 0,
                 replies: None,
             };
             len += 1;
         }
-        self.order(p, o, state, &mut list[..len], hash_move, depth);
-        if self.aborted {
-            return 0;
-        }
-        let alpha_start = alpha;
-        let mut best = -SCORE_INF;
-        let mut best_move = NO_MOVE;
-        for i in 0..len {
-            if i == 1 && self.parallel && depth >= SPLIT_MIN_DEPTH && beta == alpha + 1 && len > 2 {
-                let (score, sq) = self.split(p, o, state, alpha, &list[1..len], depth);
-                if self.aborted {
-                    return 0;
-                }
-                if score > best {
-                    best = score;
-                    best_move = sq;
-                }
-                break;
-            }
-            let Child {
-                sq: x,
-                flips: f,
-                replies,
-                ..
-            } = list[i];
-            let (cp, co) = (o ^ f, p | f | 1 << x);
-            let cs = self.eval.play(state, x as usize, f);
-            let mut score;
-            if depth == 1 && (cp | co) != u64::MAX {
-                // A leaf: its static value with the replies the ordering generated. A
-                // null-window search inside the window would be searched again for the same
-                // value: counted, not repeated.
-                score = -self.evaluate(cp, co, &cs, replies);
-                if i > 0 && score > alpha && score < beta {
-                    self.nodes += 1;
-                }
-            } else if i == 0 {
-                score = -self.pvs(cp, co, &cs, -beta, -alpha, depth - 1);
-            } else {
-                score = -self.pvs(cp, co, &cs, -alpha - 1, -alpha, depth - 1);
-                if !self.aborted && score > alpha && score < beta {
-                    score = -self.pvs(cp, co, &cs, -beta, -alpha, depth - 1);
-                }
-            }
-            if self.aborted {
-                return 0;
-            }
-            if score > best {
-                best = score;
-                best_move = x;
-                if score > alpha {
-                    alpha = score;
-                    if score >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        self.tt.store(
-            &board,
-            hash,
-            TtData::from_result(best, alpha_start, beta, best_move, depth, selectivity),
-        );
-        best
-    }
-
-    /// The exact score, from the endgame solver (shares the hash table and the stop conditions).
-    fn exact(&mut self, p: u64, o: u64, alpha: i32, beta: i32, empties: u32) -> i32 {
-        let mut solver =
-            EndgameSearch::with_control(self.tt, self.control).with_evaluator(self.eval);
-        if self.parallel {
-            solver = solver.parallel();
-        }
-        let score = solver.dispatch(p, o, alpha, beta, empties);
-        self.nodes += solver.nodes;
-        if solver.aborted() {
-            self.aborted = true;
-            return 0;
-        }
-        score
-    }
-
-    /// Multi-ProbCut: a shallow null-window search predicts whether the deep one would fail high
-    /// (or low) with the confidence of the current level; if so, returns the bound.
-    #[allow(
-        clippy::too_many_arguments,
-        reason = "the node's board, state, window, depth and empties, all in the hot path"
-    )]
-    fn probcut(
-        &mut self,
-        p: u64,
-        o: u64,
-        state: &E::State,
-        alpha: i32,
-        beta: i32,
-        depth: u32,
-        empties: u32,
-    ) -> Option<i32> {
-        if self.selectivity >= NO_SELECTIVITY || depth < probcut::MIN_DEPTH {
-            return None;
-        }
-        let shallow = probcut::shallow_depth(depth);
-        let (a, b, sigma) = probcut::parameters(depth, empties);
-        let t = SELECTIVITY[self.selectivity].0;
-        let high = ((beta as f32 + t * sigma - a) / b).ceil() as i32;
-        if beta < SCORE_MAX && high < SCORE_MAX {
-            let score = self.pvs(p, o, state, high - 1, high, shallow);
-            if self.aborted {
-                return Some(0);
-            }
-            if score >= high {
-                return Some(beta);
-            }
-        }
-        let low = ((alpha as f32 - t * sigma - a) / b).floor() as i32;
-        if alpha > -SCORE_MAX && low > -SCORE_MAX {
-            let score = self.pvs(p, o, state, low, low + 1, shallow);
-            if self.aborted {
-                return Some(0);
-            }
-            if score <= low {
-                return Some(alpha);
-            }
-        }
-        None
-    }
-
-    /// Orders `list` best first: the hash move, then by a shallow search of each child (from
-    /// depth 3), the opponent's mobility (corners counting double) and potential mobility.
-    fn order(
-        &mut self,
-        p: u64,
-        o: u64,
-        state: &E::State,
-        list: &mut [Child],
-        hash_move: u8,
-        depth: u32,
-    ) {
+        let list = &mut list[..len];
         let sort_depth = match depth {
             0..=2 => None,
             3..=5 => Some(0),
@@ -416,7 +227,7 @@ impl<'a, E: SearchEval + ?Sized> MidgameSearch<'a, E> {
             _ => Some(2),
         };
         for entry in list.iter_mut() {
-            let (x, f) = (entry.sq, entry.flips);
+            let (x, f) = (entry.sq, entry.mv);
             if x == hash_move {
                 entry.value = 1 << 24;
                 continue;
@@ -424,7 +235,7 @@ impl<'a, E: SearchEval + ?Sized> MidgameSearch<'a, E> {
             let (cp, co) = (o ^ f, p | f | 1 << x);
             if depth >= 2 {
                 // The child probes the table first thing: start loading its bucket.
-                self.tt.prefetch(
+                search.tt.prefetch(
                     Board {
                         player: cp,
                         opponent: co,
@@ -438,55 +249,28 @@ impl<'a, E: SearchEval + ?Sized> MidgameSearch<'a, E> {
             let potential = potential_moves(cp, co).count_ones() as i32;
             let mut value = -16 * mobility - 4 * potential;
             if let Some(d) = sort_depth {
-                let cs = self.eval.play(state, x as usize, f);
+                let child = search.game.play(node, x, &f);
                 let score = if d == 0 && (cp | co) != u64::MAX {
                     // The child's static value, with the replies just generated.
-                    -self.evaluate(cp, co, &cs, Some(replies))
+                    -search.evaluate(&child, Some(replies))
                 } else {
-                    -self.pvs(cp, co, &cs, -SCORE_MAX, SCORE_MAX, d)
+                    -search.pvs(&child, -SCORE_MAX, SCORE_MAX, d)
                 };
-                if self.aborted {
-                    return;
+                if search.aborted {
+                    return Generated::Moves {
+                        len,
+                        best: -crate::search::INF,
+                    };
                 }
                 value += 32 * score;
             }
             entry.value = value;
         }
         list.sort_unstable_by_key(|e| -e.value);
-    }
-
-    /// Searches `moves` of a null-window node `(alpha, alpha + 1)` in parallel; the first child
-    /// that fails high cancels its siblings. Returns the best score and its move.
-    fn split(
-        &mut self,
-        p: u64,
-        o: u64,
-        state: &E::State,
-        alpha: i32,
-        moves: &[Child],
-        depth: u32,
-    ) -> (i32, u8) {
-        let (tt, eval, selectivity) = (self.tt, self.eval, self.selectivity);
-        let (best, sq, nodes) = control::split(
-            &self.control,
-            moves,
-            alpha,
-            -SCORE_INF,
-            |&Child {
-                 sq: x, flips: f, ..
-             },
-             control| {
-                let mut sub = MidgameSearch::new(tt, eval, control, true, selectivity);
-                let cs = eval.play(state, x as usize, f);
-                let score = -sub.pvs(o ^ f, p | f | 1 << x, &cs, -alpha - 1, -alpha, depth - 1);
-                (score, x, sub.nodes, sub.aborted)
-            },
-        );
-        self.nodes += nodes;
-        if self.control.is_set() {
-            self.aborted = true;
+        Generated::Moves {
+            len,
+            best: -crate::search::INF,
         }
-        (best, sq)
     }
 }
 
@@ -495,6 +279,8 @@ mod tests {
     use super::*;
     use crate::board::{Move, Square};
     use crate::eval::{Evaluator, HandEval};
+    use crate::search::control::Control;
+    use crate::search::tt::TranspositionTable;
     use std::sync::atomic::AtomicBool;
 
     /// Plain negamax to `depth` with the same conventions (passes free, exact when the depth
@@ -551,21 +337,14 @@ mod tests {
             let board = random_board(seed, 10 + (seed as usize * 7) % 45);
             for depth in 1..=3 {
                 let tt = TranspositionTable::new(1);
-                let mut search = MidgameSearch::new(
+                let mut search = Pvs::new(
                     &tt,
-                    &HandEval,
+                    Othello::new(&HandEval),
                     Control::new(&stop, None),
                     false,
                     NO_SELECTIVITY,
                 );
-                let score = search.pvs(
-                    board.player,
-                    board.opponent,
-                    &(),
-                    -SCORE_MAX,
-                    SCORE_MAX,
-                    depth,
-                );
+                let score = search.search_board(&board, -SCORE_MAX, SCORE_MAX, depth);
                 assert_eq!(score, minimax(&board, depth), "seed {seed} depth {depth}");
             }
         }

@@ -10,11 +10,20 @@ pub(crate) mod driver;
 pub mod endgame;
 pub(crate) mod midgame;
 pub mod probcut;
+pub(crate) mod pvs;
+mod searcher;
 pub mod time;
 pub mod tt;
 pub mod variant;
 
-pub use midgame::SELECTIVITY;
+pub use pvs::SELECTIVITY;
+pub use searcher::Searcher;
+
+/// The highest possible score: every disc of a 64-square board, in discs for the side to move.
+pub const SCORE_MAX: i32 = 64;
+
+/// Above any score: the "nothing searched yet" value of a best score.
+pub(crate) const INF: i32 = 127;
 pub use time::{Clock, Limits};
 
 /// How much a score is worth.

@@ -1,48 +1,29 @@
-//! The search for the rule variants (small boards, Reversi start, limited discs, Anti-Reversi):
-//! the same PVS as the main search, written over [`State`] and [`Rules`] so that every rule is
-//! honoured, with a simple evaluation (mobility and corners, signed by the goal).
+//! The rule variants (small boards, Reversi start, limited discs, Anti-Reversi) as a game of the
+//! generic search ([`crate::search::pvs`]): [`Variant`] plays every move, pass and final score
+//! through [`Rules`] and [`State`], keys the hash table by [`State::key`] (which folds in the
+//! disc supplies), orders moves fastest-first (with parity and a look-ahead when exact) and tries
+//! enhanced transposition cut-offs; the evaluation is a simple one (mobility and corners, signed
+//! by the goal).
 //!
 //! A depth that covers the empty squares makes the search exact (passes use no depth, and a
-//! finished game scores exactly). Exact nodes with few empties run a plain alpha-beta; deeper
-//! nodes use the shared transposition table (keyed by [`State::key`], which folds in the disc
-//! supplies), the hash move, fastest-first ordering and Young Brothers Wait splits over the
-//! rayon pool.
+//! finished game scores exactly). Exact nodes with few empties hand over to a plain alpha-beta.
 
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
 
 use crate::board::movegen::{flips, moves as movegen_moves};
 use crate::board::rules::{Goal, Rules, State, UNLIMITED};
-use crate::board::{Bitboard, Board, Move, Square};
-use crate::search::control::{self, Control};
-use crate::search::time::TimePlan;
-use crate::search::tt::{NO_MOVE, SEL_EXACT, TranspositionTable, TtData};
-use crate::search::{Bound, SearchResult, Source};
+use crate::board::{Bitboard, Board, Move};
+use crate::search::INF;
+use crate::search::control::Control;
+use crate::search::endgame::Stopped;
+use crate::search::pvs::{self, Child, ExactSolver, Game, Generated, NO_SELECTIVITY, Pvs};
+use crate::search::tt::{SEL_EXACT, TranspositionTable};
 
 /// Exact nodes with at most this many empties: no table, no sorting.
 const SHALLOW: u32 = 6;
 
-/// Parallel splits only at nodes with at least this remaining depth (or empties when exact).
-const SPLIT_MIN: u32 = 11;
-
-/// Above any score.
-const INF: i32 = 127;
-
 /// Depth limit that means "to the end".
 pub const EXACT: u32 = u32::MAX;
-
-/// The variant search of one thread.
-pub struct VariantSearch<'a> {
-    rules: Rules,
-    geometry: Geometry,
-    tt: &'a TranspositionTable,
-    control: Control<'a>,
-    poll: u32,
-    parallel: bool,
-    aborted: bool,
-    /// Positions visited.
-    pub nodes: u64,
-}
 
 /// Square classes of a board size, for move ordering.
 #[derive(Clone, Copy)]
@@ -105,198 +86,27 @@ const LOOKAHEAD_MIN: u32 = 14;
 /// Exact nodes with at least this many empties try enhanced transposition cut-offs.
 const ETC_MIN: u32 = 10;
 
+/// A rule set as a game of the search.
 #[derive(Clone, Copy)]
-struct Candidate {
-    sq: u8,
-    value: i32,
-    child: State,
+pub(crate) struct Variant {
+    rules: Rules,
+    geometry: Geometry,
 }
 
-impl<'a> VariantSearch<'a> {
-    /// A search stopped by `stop`.
-    pub fn new(rules: Rules, tt: &'a TranspositionTable, stop: &'a AtomicBool) -> Self {
-        Self::with_control(rules, tt, Control::new(stop, None))
-    }
-
-    pub(crate) fn with_control(
-        rules: Rules,
-        tt: &'a TranspositionTable,
-        control: Control<'a>,
-    ) -> Self {
-        VariantSearch {
+impl Variant {
+    /// The game of `rules`.
+    pub fn new(rules: Rules) -> Variant {
+        Variant {
             rules,
             geometry: Geometry::new(rules.size),
-            tt,
-            control,
-            poll: 0,
-            parallel: false,
-            aborted: false,
-            nodes: 0,
         }
     }
 
-    /// Splits deep nodes over the current rayon pool.
-    pub fn parallel(mut self) -> Self {
-        self.parallel = true;
-        self
-    }
-
-    /// Whether the search was stopped (its result is then meaningless).
-    pub fn aborted(&self) -> bool {
-        self.aborted
-    }
-
-    /// The score of `state` for the side to move in `(alpha, beta)`, fail-soft, `depth` plies
-    /// deep ([`EXACT`] or any depth ≥ the empties: exact).
-    pub fn search(&mut self, state: &State, depth: u32, mut alpha: i32, mut beta: i32) -> i32 {
-        self.nodes += 1;
-        if self.control.should_stop(&mut self.poll) {
-            self.aborted = true;
-            return 0;
+    fn goal_sign(&self) -> i32 {
+        match self.rules.goal {
+            Goal::MostDiscs => 1,
+            Goal::FewestDiscs => -1,
         }
-        let n = self.rules.empty_count(&state.board());
-        let moves = self.rules.moves(state);
-        if moves == 0 {
-            let passed = state.pass();
-            if self.rules.moves(&passed) == 0 {
-                return self.rules.final_score(&state.board());
-            }
-            return -self.search(&passed, depth, -beta, -alpha);
-        }
-        let exact = depth >= n;
-        if depth == 0 {
-            return self.evaluate(state, moves);
-        }
-        if exact && n <= SHALLOW {
-            if state.left == [UNLIMITED; 2] && !self.rules.in_placement(&state.board()) {
-                let b = state.board();
-                return self.shallow_plain(b.player, b.opponent, moves, alpha, beta, n);
-            }
-            return self.shallow(state, moves, alpha, beta);
-        }
-        let key = state.key();
-        let hash = key.hash();
-        let mut hash_move = NO_MOVE;
-        if let Some(entry) = self.tt.probe(&key, hash) {
-            let usable = entry.selectivity == SEL_EXACT || (!exact && entry.depth as u32 >= depth);
-            if usable && let Some(score) = entry.narrow(&mut alpha, &mut beta) {
-                return score;
-            }
-            hash_move = entry.best_move;
-        }
-        let mut list = [Candidate {
-            sq: NO_MOVE,
-            value: 0,
-            child: *state,
-        }; 64];
-        let mut len = 0;
-        let g = self.geometry;
-        let empties = self.rules.empties(&state.board());
-        let odd = if exact && n <= 16 {
-            g.odd_quadrants(empties)
-        } else {
-            0
-        };
-        let sign = self.goal_sign();
-        let mut best = -INF;
-        for sq in Bitboard(moves).iter() {
-            let x = sq.index();
-            let child = self.rules.play_unchecked(state, x as usize);
-            if exact && n >= ETC_MIN {
-                let child_key = child.key();
-                if let Some(e) = self.tt.probe(&child_key, child_key.hash())
-                    && e.selectivity == SEL_EXACT
-                {
-                    if -(e.upper as i32) >= beta {
-                        return -(e.upper as i32);
-                    }
-                    if -(e.lower as i32) <= alpha {
-                        best = best.max(-(e.lower as i32));
-                        continue;
-                    }
-                }
-            }
-            let value = if x == hash_move {
-                1 << 20
-            } else {
-                let replies = self.rules.moves(&child);
-                let mobility =
-                    (replies.count_ones() + 2 * (replies & g.corners).count_ones()) as i32;
-                let mut value = -64 * mobility
-                    + 16 * (odd >> x & 1) as i32
-                    + 4 * sign * i32::from(g.square_value[x as usize]);
-                if exact && n >= LOOKAHEAD_MIN {
-                    value -= 4 * self.lookahead(&child, replies);
-                }
-                value
-            };
-            list[len] = Candidate {
-                sq: x,
-                value,
-                child,
-            };
-            len += 1;
-        }
-        if len == 0 {
-            // Every move was settled by the table.
-            return best;
-        }
-        let list = &mut list[..len];
-        list.sort_unstable_by_key(|c| -c.value);
-        let child_depth = if exact { EXACT } else { depth - 1 };
-        let split_depth = if exact { n } else { depth };
-        let alpha_start = alpha;
-        let mut best_move = NO_MOVE;
-        for i in 0..len {
-            if i == 1 && self.parallel && split_depth >= SPLIT_MIN && beta == alpha + 1 && len > 2 {
-                let (score, sq) = self.split(&list[1..], alpha, child_depth);
-                if self.aborted {
-                    return 0;
-                }
-                if score > best {
-                    best = score;
-                    best_move = sq;
-                }
-                break;
-            }
-            let c = list[i];
-            let mut score;
-            if i == 0 {
-                score = -self.search(&c.child, child_depth, -beta, -alpha);
-            } else {
-                score = -self.search(&c.child, child_depth, -alpha - 1, -alpha);
-                if score > alpha && score < beta {
-                    score = -self.search(&c.child, child_depth, -beta, -alpha);
-                }
-            }
-            if self.aborted {
-                return 0;
-            }
-            if score > best {
-                best = score;
-                best_move = c.sq;
-                if score > alpha {
-                    alpha = score;
-                    if score >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        let (stored_depth, selectivity) = if exact { (n, SEL_EXACT) } else { (depth, 1) };
-        self.tt.store(
-            &key,
-            hash,
-            TtData::from_result(
-                best,
-                alpha_start,
-                beta,
-                best_move,
-                stored_depth,
-                selectivity,
-            ),
-        );
-        best
     }
 
     /// The best crude value (mobility and corners) one ply below `state`, for ordering.
@@ -322,34 +132,198 @@ impl<'a> VariantSearch<'a> {
             + 16 * self.goal_sign()
                 * ((b.player & c).count_ones() as i32 - (b.opponent & c).count_ones() as i32)
     }
+}
 
-    /// Searches `moves` of a null-window node `(alpha, alpha + 1)` in parallel.
-    fn split(&mut self, moves: &[Candidate], alpha: i32, depth: u32) -> (i32, u8) {
-        let (rules, tt) = (self.rules, self.tt);
-        let (best, sq, nodes) = control::split(&self.control, moves, alpha, -INF, |c, control| {
-            let mut sub = VariantSearch::with_control(rules, tt, control).parallel();
-            let score = -sub.search(&c.child, depth, -alpha - 1, -alpha);
-            (score, c.sq, sub.nodes, sub.aborted)
-        });
-        self.nodes += nodes;
-        if self.control.is_set() {
-            self.aborted = true;
+impl Game for Variant {
+    type Node = State;
+    type Move = State;
+    type List = [Child<State>; 64];
+    /// Parallel splits only at nodes with at least this remaining depth (or empties when exact).
+    const SPLIT_MIN_DEPTH: u32 = 11;
+    const PRESEARCH: bool = false;
+
+    #[inline]
+    fn empties(&self, state: &State) -> u32 {
+        self.rules.empty_count(&state.board())
+    }
+
+    #[inline]
+    fn key(&self, state: &State) -> Board {
+        state.key()
+    }
+
+    #[inline]
+    fn moves(&self, state: &State) -> u64 {
+        self.rules.moves(state)
+    }
+
+    #[inline]
+    fn make_move(&self, state: &State, sq: usize) -> State {
+        self.rules.play_unchecked(state, sq)
+    }
+
+    #[inline]
+    fn play(&self, _: &State, _: u8, child: &State) -> State {
+        *child
+    }
+
+    #[inline]
+    fn pass(&self, state: &State) -> State {
+        state.pass()
+    }
+
+    #[inline]
+    fn final_score(&self, state: &State) -> i32 {
+        self.rules.final_score(&state.board())
+    }
+
+    #[inline]
+    fn evaluate(&self, state: &State, moves: Option<u64>) -> i32 {
+        let moves = moves.unwrap_or_else(|| self.rules.moves(state));
+        evaluate_with_moves(&self.rules, state, moves)
+    }
+
+    fn new_list(&self, state: &State) -> Self::List {
+        [Child {
+            sq: 0,
+            mv: *state,
+            value: 0,
+            replies: None,
+        }; 64]
+    }
+
+    fn exact_seconds(_: u32, _: usize) -> Option<f64> {
+        None
+    }
+
+    /// At most [`SHALLOW`] empties: the plain alpha-beta kernels.
+    fn exact(
+        search: &mut Pvs<'_, Self>,
+        state: &State,
+        alpha: i32,
+        beta: i32,
+        n: u32,
+    ) -> Option<i32> {
+        (n <= SHALLOW).then(|| search.shallow_entry(state, alpha, beta, n))
+    }
+
+    /// Hash move first, then fastest-first (the opponent's mobility, corners counting triple),
+    /// moves into odd quadrants (exact, at most 16 empties), square values and, exact from
+    /// [`LOOKAHEAD_MIN`] empties, a crude one-ply look-ahead. Exact nodes from [`ETC_MIN`]
+    /// empties look each child up first: an exact bound that cuts settles the node, one that
+    /// cannot raise alpha drops the move.
+    fn generate(
+        search: &mut Pvs<'_, Self>,
+        state: &State,
+        moves: u64,
+        hash_move: u8,
+        _depth: u32,
+        exact: bool,
+        alpha: i32,
+        beta: i32,
+        list: &mut [Child<State>],
+    ) -> Generated {
+        let game = search.game;
+        let g = game.geometry;
+        let n = game.empties(state);
+        let odd = if exact && n <= 16 {
+            g.odd_quadrants(game.rules.empties(&state.board()))
+        } else {
+            0
+        };
+        let sign = game.goal_sign();
+        let mut best = -INF;
+        let mut len = 0;
+        for sq in Bitboard(moves).iter() {
+            let x = sq.index();
+            let child = game.rules.play_unchecked(state, x as usize);
+            if exact && n >= ETC_MIN {
+                let child_key = child.key();
+                if let Some(e) = search.tt.probe(&child_key, child_key.hash())
+                    && e.selectivity == SEL_EXACT
+                {
+                    if -(e.upper as i32) >= beta {
+                        return Generated::Cut(-(e.upper as i32));
+                    }
+                    if -(e.lower as i32) <= alpha {
+                        best = best.max(-(e.lower as i32));
+                        continue;
+                    }
+                }
+            }
+            let replies = game.rules.moves(&child);
+            let value = if x == hash_move {
+                1 << 20
+            } else {
+                let mobility =
+                    (replies.count_ones() + 2 * (replies & g.corners).count_ones()) as i32;
+                let mut value = -64 * mobility
+                    + 16 * (odd >> x & 1) as i32
+                    + 4 * sign * i32::from(g.square_value[x as usize]);
+                if exact && n >= LOOKAHEAD_MIN {
+                    value -= 4 * game.lookahead(&child, replies);
+                }
+                value
+            };
+            list[len] = Child {
+                sq: x,
+                mv: child,
+                value,
+                replies: Some(replies),
+            };
+            len += 1;
         }
-        (best, sq)
+        list[..len].sort_unstable_by_key(|c| -c.value);
+        Generated::Moves { len, best }
+    }
+
+    fn confirmed_line(
+        tt: &TranspositionTable,
+        game: Self,
+        stop: &AtomicBool,
+        state: &State,
+        score: i32,
+    ) -> Option<Vec<Move>> {
+        Some(exact_line(game.rules, tt, stop, state, score))
+    }
+}
+
+impl Pvs<'_, Variant> {
+    /// The exact score of `state` with `n` ≤ [`SHALLOW`] empties, from the kernels.
+    fn shallow_entry(&mut self, state: &State, alpha: i32, beta: i32, n: u32) -> i32 {
+        self.nodes += 1;
+        if self.control.should_stop(&mut self.poll) {
+            self.aborted = true;
+            return 0;
+        }
+        let rules = self.game.rules;
+        let moves = rules.moves(state);
+        if moves == 0 {
+            let passed = state.pass();
+            if rules.moves(&passed) == 0 {
+                return rules.final_score(&state.board());
+            }
+            return -self.shallow_entry(&passed, -beta, -alpha, n);
+        }
+        if state.left == [UNLIMITED; 2] && !rules.in_placement(&state.board()) {
+            let b = state.board();
+            return self.shallow_plain(b.player, b.opponent, moves, alpha, beta, n);
+        }
+        self.shallow(state, moves, alpha, beta)
     }
 
     /// Exact alpha-beta without table or ordering, for the last few empties.
     fn shallow(&mut self, state: &State, moves: u64, mut alpha: i32, beta: i32) -> i32 {
         let mut best = -INF;
         for sq in Bitboard(moves).iter() {
-            let child = self.rules.play_unchecked(state, sq.index() as usize);
+            let child = self.game.rules.play_unchecked(state, sq.index() as usize);
             self.nodes += 1;
-            let child_moves = self.rules.moves(&child);
+            let child_moves = self.game.rules.moves(&child);
             let score = if child_moves == 0 {
                 let passed = child.pass();
-                let back = self.rules.moves(&passed);
+                let back = self.game.rules.moves(&passed);
                 if back == 0 {
-                    -self.rules.final_score(&child.board())
+                    -self.game.rules.final_score(&child.board())
                 } else {
                     self.shallow(&passed, back, alpha, beta)
                 }
@@ -380,9 +354,9 @@ impl<'a> VariantSearch<'a> {
         beta: i32,
         n: u32,
     ) -> i32 {
-        let mask = self.rules.mask();
+        let mask = self.game.rules.mask();
         let empties = mask & !(p | o);
-        let odd = self.geometry.odd_quadrants(empties);
+        let odd = self.game.geometry.odd_quadrants(empties);
         let mut best = -INF;
         for class in [moves & odd, moves & !odd] {
             for sq in Bitboard(class).iter() {
@@ -394,7 +368,7 @@ impl<'a> VariantSearch<'a> {
                     // One empty left: whoever can take it does, else the game ends.
                     self.last_square(cp, co, empties & !(1 << x))
                 } else if n == 1 {
-                    -self.rules.final_score(&Board {
+                    -self.game.rules.final_score(&Board {
                         player: cp,
                         opponent: co,
                     })
@@ -403,7 +377,7 @@ impl<'a> VariantSearch<'a> {
                     if child_moves == 0 {
                         let back = movegen_moves(co, cp) & mask;
                         if back == 0 {
-                            -self.rules.final_score(&Board {
+                            -self.game.rules.final_score(&Board {
                                 player: cp,
                                 opponent: co,
                             })
@@ -446,21 +420,81 @@ impl<'a> VariantSearch<'a> {
                 (o, p)
             }
         };
-        self.rules.final_score(&Board {
+        self.game.rules.final_score(&Board {
             player: mine,
             opponent: theirs,
         })
     }
+}
 
-    fn goal_sign(&self) -> i32 {
-        match self.rules.goal {
-            Goal::MostDiscs => 1,
-            Goal::FewestDiscs => -1,
+impl ExactSolver for Pvs<'_, Variant> {
+    type Game = Variant;
+
+    fn game(&self) -> Variant {
+        self.game
+    }
+
+    fn tt(&self) -> &TranspositionTable {
+        self.tt
+    }
+
+    fn exact_bounds(&self, state: &State) -> Option<(i32, i32)> {
+        let key = state.key();
+        self.tt
+            .probe(&key, key.hash())
+            .filter(|e| e.selectivity == SEL_EXACT && e.depth as u32 == self.game.empties(state))
+            .map(|e| (e.lower as i32, e.upper as i32))
+    }
+
+    fn solve(&mut self, state: &State, alpha: i32, beta: i32) -> Result<i32, Stopped> {
+        let score = self.pvs(state, alpha, beta, EXACT);
+        if self.aborted {
+            Err(Stopped)
+        } else {
+            Ok(score)
+        }
+    }
+}
+
+/// The variant search of one thread (for the solver's front end).
+pub struct VariantSearch<'a> {
+    search: Pvs<'a, Variant>,
+    /// Positions visited.
+    pub nodes: u64,
+}
+
+impl<'a> VariantSearch<'a> {
+    /// A search stopped by `stop`.
+    pub fn new(rules: Rules, tt: &'a TranspositionTable, stop: &'a AtomicBool) -> Self {
+        VariantSearch {
+            search: Pvs::new(
+                tt,
+                Variant::new(rules),
+                Control::new(stop, None),
+                false,
+                NO_SELECTIVITY,
+            ),
+            nodes: 0,
         }
     }
 
-    fn evaluate(&self, state: &State, moves: u64) -> i32 {
-        evaluate_with_moves(&self.rules, state, moves)
+    /// Splits deep nodes over the current rayon pool.
+    pub fn parallel(mut self) -> Self {
+        self.search.parallel = rayon::current_num_threads() > 1;
+        self
+    }
+
+    /// Whether the search was stopped (its result is then meaningless).
+    pub fn aborted(&self) -> bool {
+        self.search.aborted()
+    }
+
+    /// The score of `state` for the side to move in `(alpha, beta)`, fail-soft, `depth` plies
+    /// deep ([`EXACT`] or any depth ≥ the empties: exact).
+    pub fn search(&mut self, state: &State, depth: u32, alpha: i32, beta: i32) -> i32 {
+        let score = self.search.pvs(state, alpha, beta, depth);
+        self.nodes = self.search.nodes;
+        score
     }
 }
 
@@ -485,8 +519,8 @@ fn evaluate_with_moves(rules: &Rules, state: &State, moves: u64) -> i32 {
     (2 * mobility + 6 * corner * sign).clamp(-limit, limit)
 }
 
-/// The exact best line from `state`, whose exact score is `score`: at each ply the first move
-/// (hash move first) whose exact value is the score.
+/// The exact best line from `state`, whose exact score is `score`: at each ply a move whose
+/// exact value is the score (see [`pvs::exact_line`]).
 pub fn exact_line(
     rules: Rules,
     tt: &TranspositionTable,
@@ -494,159 +528,23 @@ pub fn exact_line(
     state: &State,
     score: i32,
 ) -> Vec<Move> {
+    let mut search = Pvs::new(
+        tt,
+        Variant::new(rules),
+        Control::new(stop, None),
+        false,
+        NO_SELECTIVITY,
+    );
     let mut line = Vec::new();
-    let (mut state, mut score) = (*state, score);
-    let mut search = VariantSearch::new(rules, tt, stop);
-    while !rules.is_over(&state) {
-        let moves = rules.moves(&state);
-        if moves == 0 {
-            line.push(Move::Pass);
-            state = state.pass();
-            score = -score;
-            continue;
-        }
-        let hash_move = tt
-            .probe(&state.key(), state.key().hash())
-            .map_or(NO_MOVE, |e| e.best_move);
-        let mut squares: Vec<u8> = Bitboard(moves).iter().map(|s| s.index()).collect();
-        squares.sort_by_key(|&x| x != hash_move);
-        let Some(&x) = squares.iter().find(|&&x| {
-            let child = rules.play_unchecked(&state, x as usize);
-            -search.search(&child, EXACT, -score - 1, -score + 1) == score
-        }) else {
-            break;
-        };
-        if search.aborted() {
-            break;
-        }
-        line.push(Move::Play(Square::from_index_unchecked(x)));
-        state = rules.play_unchecked(&state, x as usize);
-        score = -score;
-    }
+    // A stopped search leaves the line found so far.
+    let _ = pvs::exact_line(&mut search, state, score, false, &mut line);
     line
-}
-
-/// What one call of [`think`] searches.
-pub(crate) struct VariantThink<'a> {
-    /// The rules.
-    pub rules: Rules,
-    /// The position (with at least one allowed move).
-    pub state: State,
-    /// Deepest iteration.
-    pub max_depth: Option<u32>,
-    /// The first iteration (1 normally; a multi-PV search runs one depth at a time).
-    pub first_depth: u32,
-    /// Deadlines.
-    pub plan: TimePlan,
-    /// Root moves to consider (a square mask).
-    pub allowed: u64,
-    /// Called after every completed iteration.
-    pub observer: &'a mut (dyn FnMut(&SearchResult) + Send),
-}
-
-/// Iterative deepening over the variant search; the iteration that reaches the empties is exact.
-/// A depth limit alone solves exactly from depth × 3/2 empties, as the main search does.
-pub(crate) fn think(
-    tt: &TranspositionTable,
-    stop: &AtomicBool,
-    think: VariantThink<'_>,
-) -> SearchResult {
-    let VariantThink {
-        rules,
-        state,
-        max_depth,
-        first_depth,
-        plan,
-        allowed,
-        observer,
-    } = think;
-    let outer = Control::new(stop, None);
-    let deadline = AtomicBool::new(false);
-    let control = outer.nested(&deadline, plan.hard);
-    let empties = rules.empty_count(&state.board());
-    let legal = rules.moves(&state) & allowed;
-    assert!(legal != 0, "think needs a legal move");
-    let mut root: Vec<(u8, State)> = Bitboard(legal)
-        .iter()
-        .map(|sq| {
-            (
-                sq.index(),
-                rules.play_unchecked(&state, sq.index() as usize),
-            )
-        })
-        .collect();
-    let max_depth = max_depth.unwrap_or(60).max(1);
-    let mut depth = if plan.hard.is_none() && empties <= max_depth + max_depth / 2 {
-        empties
-    } else {
-        first_depth.clamp(1, max_depth).min(empties)
-    };
-    let mut nodes = 0;
-    let mut best: Option<SearchResult> = None;
-    loop {
-        let exact = depth >= empties;
-        let mut search = VariantSearch::with_control(rules, tt, control).parallel();
-        let mut alpha = -INF;
-        let mut best_index = 0;
-        for (i, &(_, child)) in root.iter().enumerate() {
-            let d = if exact { EXACT } else { depth - 1 };
-            let mut score = if i == 0 {
-                -search.search(&child, d, -INF, INF)
-            } else {
-                -search.search(&child, d, -alpha - 1, -alpha)
-            };
-            if i > 0 && score > alpha && !search.aborted() {
-                score = -search.search(&child, d, -INF, -alpha);
-            }
-            if search.aborted() {
-                break;
-            }
-            if score > alpha {
-                alpha = score;
-                best_index = i;
-            }
-        }
-        nodes += search.nodes;
-        if search.aborted() {
-            break;
-        }
-        root[..=best_index].rotate_right(1);
-        let (sq, child) = root[0];
-        let mut pv = vec![Move::Play(Square::from_index_unchecked(sq))];
-        if exact {
-            pv.extend(exact_line(rules, tt, stop, &child, -alpha));
-        }
-        let result = SearchResult {
-            best_move: pv[0],
-            score: alpha,
-            depth: if exact { empties } else { depth },
-            selectivity: 100,
-            bound: if exact { Bound::Exact } else { Bound::Estimate },
-            nodes,
-            time: plan.start.elapsed(),
-            pv,
-            source: Source::Search,
-        };
-        observer(&result);
-        best = Some(result);
-        if exact || depth >= max_depth || plan.past_soft(Instant::now()) {
-            break;
-        }
-        depth += 1;
-    }
-    let mut result = best.unwrap_or_else(|| {
-        // Stopped before the first iteration: the first move, unsearched.
-        let mv = Move::Play(Square::from_index_unchecked(root[0].0));
-        SearchResult::immediate(mv, 0, Bound::Estimate, Source::Search, plan.start.elapsed())
-    });
-    result.nodes = nodes;
-    result.time = plan.start.elapsed();
-    result
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Square;
     use crate::board::rules::Opening;
 
     /// Plain minimax over the rules: the reference for the exact search.

@@ -29,7 +29,6 @@
 //!    scores at 24 empties on the validation years.
 
 use std::collections::HashMap;
-use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -40,9 +39,7 @@ use crate::eval::pattern::{
     canonical_indices, context, for_each_feature, stage, stage_empties,
 };
 use crate::eval::{Evaluator, HandEval, PatternEval, SCALE, default_evaluator};
-use crate::search::control::Control;
-use crate::search::endgame::EndgameSearch;
-use crate::search::midgame::{MidgameSearch, NO_SELECTIVITY};
+use crate::search::Searcher;
 use crate::search::tt::TranspositionTable;
 use crate::train::logbook::LogbookGame;
 use crate::train::wthor::WthorGame;
@@ -618,13 +615,9 @@ fn solve(tt: &mut TranspositionTable, board: &Board, known: &HashMap<Board, i8>)
     }
     // Exact scores do not depend on what the table holds: no need to clear it.
     tt.new_search();
-    let stop = AtomicBool::new(false);
     let ordering = default_evaluator();
     let score = crate::with_search_eval!(&ordering, eval => {
-        EndgameSearch::new(tt, &stop)
-            .with_evaluator(eval)
-            .search(board, -64, 64)
-            .expect("not stopped")
+        Searcher::new(tt, eval).solve(board)
     });
     (score, true)
 }
@@ -682,7 +675,6 @@ fn label(
     eval: &PatternEval,
     cache: &mut SolvedCache,
 ) -> Vec<(Board, f32, LabelKind)> {
-    let stop = AtomicBool::new(false);
     let known = &cache.map;
     let labelled: Vec<(Board, f32, LabelKind, bool)> = entries
         .par_iter()
@@ -705,19 +697,13 @@ fn label(
                     // behind (results of other depths) would make the score depend on which
                     // positions a thread happened to search before, and a rerun differ.
                     small.clear();
-                    let mut search = MidgameSearch::new(
-                        small,
-                        eval,
-                        Control::new(&stop, None),
-                        false,
-                        NO_SELECTIVITY,
-                    );
+                    let search = Searcher::new(small, eval);
                     let depth = if empties <= GAME_VALUE_MAX_EMPTIES {
                         options.searched_depth
                     } else {
                         options.bootstrap_depth
                     };
-                    let score = search.search_board(&e.board, -64, 64, depth);
+                    let score = search.score(&e.board, depth);
                     (e.board, score as f32, LabelKind::Bootstrap, false)
                 }
             },
@@ -1048,15 +1034,14 @@ fn exact_report(
         .sum::<f64>()
         / n;
     let searched: Vec<&(Board, i32)> = positions.iter().take(options.depth8_positions).collect();
-    let stop = AtomicBool::new(false);
     let depth8_sum: f64 = searched
         .par_iter()
         .map_init(
             || TranspositionTable::new(16),
             |tt, (b, v)| {
                 tt.clear();
-                let mut search = MidgameSearch::new(tt, eval, Control::new(&stop, None), false, 2);
-                (search.search_board(b, -64, 64, 8) - v).abs() as f64
+                let search = Searcher::new(tt, eval).with_selectivity(2);
+                (search.score(b, 8) - v).abs() as f64
             },
         )
         .sum();
@@ -1177,12 +1162,9 @@ mod tests {
         assert!(saves.windows(2).all(|w| w[0] < w[1]), "{saves:?}");
         assert_eq!(*saves.last().unwrap(), distinct.len());
         // Spot checks against the plain solver.
-        let stop = AtomicBool::new(false);
         let tt = TranspositionTable::new(1);
         for (board, &score) in boards.iter().zip(&scores).step_by(97) {
-            let exact = EndgameSearch::new(&tt, &stop)
-                .search(board, -64, 64)
-                .unwrap();
+            let exact = Searcher::new(&tt, &HandEval).solve(board);
             assert_eq!(score, exact);
         }
         let mut again = Vec::new();
@@ -1386,13 +1368,10 @@ mod tests {
     fn game_labels_solve_the_checks_where_values_disagree() {
         let game = wthor_game();
         let path = path(&game.game);
-        let stop = AtomicBool::new(false);
         let tt = TranspositionTable::new(4);
         let exact = |ply: usize| {
             let p = path[ply];
-            let score = EndgameSearch::new(&tt, &stop)
-                .search(&p.board, -64, 64)
-                .unwrap();
+            let score = Searcher::new(&tt, &HandEval).solve(&p.board);
             if p.to_move == Color::Black {
                 score
             } else {

@@ -2,14 +2,11 @@
 //! searches at every depth up to a maximum give pairs (shallow value, deep value); a least-
 //! squares line per (depth, stage) gives `a`, `b` and the residual deviation `sigma`.
 
-use std::sync::atomic::AtomicBool;
-
 use rayon::prelude::*;
 
 use crate::board::Board;
 use crate::eval::SearchEval;
-use crate::search::control::Control;
-use crate::search::midgame::{MidgameSearch, NO_SELECTIVITY, RootMove};
+use crate::search::Searcher;
 use crate::search::probcut::{MAX_FITTED_DEPTH, MIN_DEPTH, STAGES, shallow_depth, stage};
 use crate::search::tt::TranspositionTable;
 use crate::train::wthor::WthorGame;
@@ -81,24 +78,16 @@ fn collect_with<E: SearchEval + ?Sized>(
     max_depth: u32,
     done: &(dyn Fn() + Sync),
 ) -> Vec<Sample> {
-    let stop = AtomicBool::new(false);
     positions
         .par_iter()
         .map_init(
             || TranspositionTable::new(32),
             |tt, board| {
                 tt.clear();
-                let mut root = RootMove::list(board, !0);
+                let mut search = Searcher::new(tt, eval);
                 let mut values = Vec::new();
                 for depth in 1..=max_depth.min(board.empty_count() - 1) {
-                    let mut search = MidgameSearch::new(
-                        tt,
-                        eval,
-                        Control::new(&stop, None),
-                        false,
-                        NO_SELECTIVITY,
-                    );
-                    values.push(search.root(board, &mut root, -64, 64, depth).0);
+                    values.push(search.root_score(board, depth));
                 }
                 done();
                 Sample {

@@ -1,0 +1,590 @@
+//! The one search skeleton, generic over the rule set: negamax PVS over the hash table (fail-soft,
+//! null-window searches of the later moves with a re-search inside the window, Young Brothers
+//! Wait splits over rayon after the first move, Multi-ProbCut), the root search of an iteration,
+//! and the two ways to read a best line (the hash table's moves, or an exact line confirmed by
+//! searches).
+//!
+//! A rule set enters through [`Game`]: its moves, passes and final scores, its hash key, its
+//! evaluation, its move ordering (with the cut-offs found while ordering) and the exact solver it
+//! hands over to near the end. [`Pvs`] is compiled once for each game (static dispatch): the 8×8
+//! board with each evaluation (`midgame::Othello`) and the rule variants (`variant::Variant`).
+
+use crate::board::{Board, Move, Square};
+use crate::search::control::{self, Control};
+use crate::search::endgame::Stopped;
+use crate::search::probcut;
+use crate::search::tt::{NO_MOVE, SEL_EXACT, TranspositionTable, TtData};
+use crate::search::{INF, SCORE_MAX};
+
+/// The ProbCut confidence levels: `(t, percent)`, the cut being taken when the shallow result is
+/// `t` standard deviations beyond the bound. The last level does no ProbCut.
+pub const SELECTIVITY: [(f32, u8); 6] = [
+    (1.1, 73),
+    (1.5, 87),
+    (2.0, 95),
+    (2.6, 98),
+    (3.3, 99),
+    (f32::INFINITY, 100),
+];
+
+/// The index of the level without ProbCut in [`SELECTIVITY`].
+pub const NO_SELECTIVITY: usize = SELECTIVITY.len() - 1;
+
+/// A move of a node's list: its square, what playing it needs ([`Game::Move`]), its ordering
+/// value, and the opponent's replies once the ordering generated them.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Child<M> {
+    pub sq: u8,
+    pub mv: M,
+    pub value: i32,
+    pub replies: Option<u64>,
+}
+
+/// What [`Game::generate`] found: a score that settles the node (a wipe-out, a transposition
+/// cut-off), or `len` ordered moves and the best score already known (from moves the table
+/// settled without a search; `-INF` when none).
+pub(crate) enum Generated {
+    Cut(i32),
+    Moves { len: usize, best: i32 },
+}
+
+/// A rule set as the search sees it: positions ([`Game::Node`], carrying whatever incremental
+/// state the evaluation keeps), their moves, and the hooks of the search (evaluation, ordering,
+/// cut-offs, the exact hand-over). Scores are disc differences for the side to move.
+pub(crate) trait Game: Copy + Send + Sync {
+    /// A position with the evaluation's state.
+    type Node: Copy + Send + Sync;
+    /// What a move list keeps to play a move (the flips, or the child itself).
+    type Move: Copy + Send + Sync;
+    /// A node's move list.
+    type List: AsMut<[Child<Self::Move>]>;
+    /// Splits only at nodes with at least this remaining depth.
+    const SPLIT_MIN_DEPTH: u32;
+    /// Whether the driver runs the selective pre-searches before an exact solve.
+    const PRESEARCH: bool;
+
+    /// The empty squares.
+    fn empties(&self, node: &Self::Node) -> u32;
+    /// The hash-table key.
+    fn key(&self, node: &Self::Node) -> Board;
+    /// The side to move's legal moves (a square mask).
+    fn moves(&self, node: &Self::Node) -> u64;
+    /// The move on square `sq` (legal).
+    fn make_move(&self, node: &Self::Node, sq: usize) -> Self::Move;
+    /// The position after `mv` on `sq`.
+    fn play(&self, node: &Self::Node, sq: u8, mv: &Self::Move) -> Self::Node;
+    /// The position after a pass.
+    fn pass(&self, node: &Self::Node) -> Self::Node;
+    /// The final score of a finished game.
+    fn final_score(&self, node: &Self::Node) -> i32;
+    /// The static evaluation; `moves`: the side to move's legal moves when known.
+    fn evaluate(&self, node: &Self::Node, moves: Option<u64>) -> i32;
+    /// An empty move list for `node`.
+    fn new_list(&self, node: &Self::Node) -> Self::List;
+    /// Time to solve `empties` exactly on `threads` threads, if known (the driver switches to
+    /// the exact solve when it fits the clock).
+    fn exact_seconds(empties: u32, threads: usize) -> Option<f64>;
+
+    /// The exact hand-over at a node whose depth covers its empties: the score from a solver of
+    /// the game's own, or `None` to go on with the PVS to the end of the game (exact without
+    /// ProbCut, selective with it).
+    fn exact(
+        search: &mut Pvs<'_, Self>,
+        node: &Self::Node,
+        alpha: i32,
+        beta: i32,
+        empties: u32,
+    ) -> Option<i32>;
+
+    /// Fills `list` with the `legal` moves of `node`, ordered best first (`hash_move` first),
+    /// or settles the node. `exact`: the node searches to the end without ProbCut.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the node's whole context, in the hot path"
+    )]
+    fn generate(
+        search: &mut Pvs<'_, Self>,
+        node: &Self::Node,
+        legal: u64,
+        hash_move: u8,
+        depth: u32,
+        exact: bool,
+        alpha: i32,
+        beta: i32,
+        list: &mut [Child<Self::Move>],
+    ) -> Generated;
+
+    /// The line of an exact iteration whose root child `node` scores `score`, when the game
+    /// confirms it by searches ([`exact_line`]); `None`: the hash table's line
+    /// ([`principal_variation`]).
+    fn confirmed_line(
+        _tt: &TranspositionTable,
+        _game: Self,
+        _stop: &std::sync::atomic::AtomicBool,
+        _node: &Self::Node,
+        _score: i32,
+    ) -> Option<Vec<Move>> {
+        None
+    }
+}
+
+/// One root move with the score of its last completed search.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RootMove<M> {
+    /// The square (0..=63).
+    pub sq: u8,
+    /// What playing it needs.
+    pub mv: M,
+    /// Score of the last search of this move (`-INF` before any).
+    pub score: i32,
+}
+
+impl<M> RootMove<M> {
+    /// The root moves of `node` restricted to `allowed` (a bitboard of squares).
+    pub fn list<G: Game<Move = M>>(game: &G, node: &G::Node, allowed: u64) -> Vec<RootMove<M>> {
+        let mut m = game.moves(node) & allowed;
+        let mut out = Vec::new();
+        while m != 0 {
+            let sq = m.trailing_zeros() as usize;
+            m &= m - 1;
+            out.push(RootMove {
+                sq: sq as u8,
+                mv: game.make_move(node, sq),
+                score: -INF,
+            });
+        }
+        out
+    }
+}
+
+/// One thread's search of the game `G`.
+pub(crate) struct Pvs<'a, G: Game> {
+    pub(crate) tt: &'a TranspositionTable,
+    pub(crate) game: G,
+    pub(crate) control: Control<'a>,
+    pub(crate) poll: u32,
+    pub(crate) parallel: bool,
+    pub(crate) selectivity: usize,
+    /// Positions visited (evaluated leaves and exact-solver nodes included).
+    pub nodes: u64,
+    pub(crate) aborted: bool,
+}
+
+impl<'a, G: Game> Pvs<'a, G> {
+    /// A search at ProbCut level `selectivity` (see [`SELECTIVITY`]), splitting over the current
+    /// rayon pool when `parallel`.
+    pub fn new(
+        tt: &'a TranspositionTable,
+        game: G,
+        control: Control<'a>,
+        parallel: bool,
+        selectivity: usize,
+    ) -> Self {
+        Pvs {
+            tt,
+            game,
+            control,
+            poll: 1,
+            parallel: parallel && rayon::current_num_threads() > 1,
+            selectivity: selectivity.min(NO_SELECTIVITY),
+            nodes: 0,
+            aborted: false,
+        }
+    }
+
+    /// Whether the search was stopped (its scores are then meaningless).
+    pub fn aborted(&self) -> bool {
+        self.aborted
+    }
+
+    /// The static evaluation, counted as a node.
+    #[inline]
+    pub(crate) fn evaluate(&mut self, node: &G::Node, moves: Option<u64>) -> i32 {
+        self.nodes += 1;
+        self.game.evaluate(node, moves)
+    }
+
+    /// Searches `root` (the moves of `node`, best guess first) at `depth` in `(alpha, beta)`.
+    /// Updates each move's score (exact for the best move when inside the window, bounds for the
+    /// others) and returns the best score and the index of the best move. The list is left
+    /// sorted best first.
+    #[allow(
+        clippy::needless_range_loop,
+        reason = "the loop writes back into `root[i]`"
+    )]
+    pub fn root(
+        &mut self,
+        node: &G::Node,
+        root: &mut [RootMove<G::Move>],
+        mut alpha: i32,
+        beta: i32,
+        depth: u32,
+    ) -> (i32, usize) {
+        let mut best = -INF;
+        let mut best_index = 0;
+        for i in 0..root.len() {
+            let mv = root[i];
+            let child = self.game.play(node, mv.sq, &mv.mv);
+            let mut score;
+            if i == 0 {
+                score = -self.pvs(&child, -beta, -alpha, depth - 1);
+            } else {
+                score = -self.pvs(&child, -alpha - 1, -alpha, depth - 1);
+                if !self.aborted && score > alpha && score < beta {
+                    score = -self.pvs(&child, -beta, -alpha, depth - 1);
+                }
+            }
+            if self.aborted {
+                break;
+            }
+            root[i].score = score;
+            if score > best {
+                best = score;
+                best_index = i;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if !self.aborted {
+            // Best first; moves not searched after a cut-off keep their old order at the end.
+            let best_move = root[best_index];
+            root.copy_within(0..best_index, 1);
+            root[0] = best_move;
+            best_index = 0;
+        }
+        (best, best_index)
+    }
+
+    /// Negamax PVS, fail-soft, at `depth` plies (passes are free). A depth that covers every
+    /// empty square goes to the game's exact hand-over ([`Game::exact`]), or on to the end.
+    pub fn pvs(&mut self, node: &G::Node, mut alpha: i32, mut beta: i32, depth: u32) -> i32 {
+        let empties = self.game.empties(node);
+        let mut depth = depth;
+        if depth >= empties {
+            if let Some(score) = G::exact(self, node, alpha, beta, empties) {
+                return score;
+            }
+            depth = empties;
+        }
+        if depth == 0 {
+            return self.evaluate(node, None);
+        }
+        self.nodes += 1;
+        if self.control.should_stop(&mut self.poll) {
+            self.aborted = true;
+            return 0;
+        }
+        let exact = depth >= empties && self.selectivity >= NO_SELECTIVITY;
+        let key = self.game.key(node);
+        let hash = key.hash();
+        let mut hash_move = NO_MOVE;
+        let selectivity = if exact {
+            SEL_EXACT
+        } else {
+            1 + self.selectivity as u8
+        };
+        if let Some(entry) = self.tt.probe(&key, hash) {
+            let usable = if entry.selectivity == SEL_EXACT {
+                entry.depth as u32 == empties
+            } else {
+                !exact && entry.depth as u32 >= depth && entry.selectivity >= selectivity
+            };
+            if usable && let Some(score) = entry.narrow(&mut alpha, &mut beta) {
+                return score;
+            }
+            hash_move = entry.best_move;
+        }
+        let legal = self.game.moves(node);
+        if legal == 0 {
+            let passed = self.game.pass(node);
+            if self.game.moves(&passed) == 0 {
+                return self.game.final_score(node);
+            }
+            return -self.pvs(&passed, -beta, -alpha, depth);
+        }
+        if let Some(score) = self.probcut(node, alpha, beta, depth, empties) {
+            return score;
+        }
+        let mut list = self.game.new_list(node);
+        let list = list.as_mut();
+        let (len, mut best) = match G::generate(
+            self, node, legal, hash_move, depth, exact, alpha, beta, list,
+        ) {
+            Generated::Cut(score) => return score,
+            Generated::Moves { len, best } => (len, best),
+        };
+        if self.aborted {
+            return 0;
+        }
+        if len == 0 {
+            // Every move was settled by the table.
+            return best;
+        }
+        let alpha_start = alpha;
+        let mut best_move = NO_MOVE;
+        for i in 0..len {
+            if i == 1
+                && self.parallel
+                && depth >= G::SPLIT_MIN_DEPTH
+                && beta == alpha + 1
+                && len > 2
+            {
+                let (score, sq) = self.split(node, alpha, &list[1..len], depth);
+                if self.aborted {
+                    return 0;
+                }
+                if score > best {
+                    best = score;
+                    best_move = sq;
+                }
+                break;
+            }
+            let Child {
+                sq: x, mv, replies, ..
+            } = list[i];
+            let child = self.game.play(node, x, &mv);
+            let mut score;
+            if depth == 1 && self.game.empties(&child) != 0 {
+                // A leaf: its static value with the replies the ordering generated. A
+                // null-window search inside the window would be searched again for the same
+                // value: counted, not repeated.
+                score = -self.evaluate(&child, replies);
+                if i > 0 && score > alpha && score < beta {
+                    self.nodes += 1;
+                }
+            } else if i == 0 {
+                score = -self.pvs(&child, -beta, -alpha, depth - 1);
+            } else {
+                score = -self.pvs(&child, -alpha - 1, -alpha, depth - 1);
+                if !self.aborted && score > alpha && score < beta {
+                    score = -self.pvs(&child, -beta, -alpha, depth - 1);
+                }
+            }
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = x;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.tt.store(
+            &key,
+            hash,
+            TtData::from_result(best, alpha_start, beta, best_move, depth, selectivity),
+        );
+        best
+    }
+
+    /// Multi-ProbCut: a shallow null-window search predicts whether the deep one would fail high
+    /// (or low) with the confidence of the current level; if so, returns the bound.
+    fn probcut(
+        &mut self,
+        node: &G::Node,
+        alpha: i32,
+        beta: i32,
+        depth: u32,
+        empties: u32,
+    ) -> Option<i32> {
+        if self.selectivity >= NO_SELECTIVITY || depth < probcut::MIN_DEPTH {
+            return None;
+        }
+        let shallow = probcut::shallow_depth(depth);
+        let (a, b, sigma) = probcut::parameters(depth, empties);
+        let t = SELECTIVITY[self.selectivity].0;
+        let high = ((beta as f32 + t * sigma - a) / b).ceil() as i32;
+        if beta < SCORE_MAX && high < SCORE_MAX {
+            let score = self.pvs(node, high - 1, high, shallow);
+            if self.aborted {
+                return Some(0);
+            }
+            if score >= high {
+                return Some(beta);
+            }
+        }
+        let low = ((alpha as f32 - t * sigma - a) / b).floor() as i32;
+        if alpha > -SCORE_MAX && low > -SCORE_MAX {
+            let score = self.pvs(node, low, low + 1, shallow);
+            if self.aborted {
+                return Some(0);
+            }
+            if score <= low {
+                return Some(alpha);
+            }
+        }
+        None
+    }
+
+    /// Searches `moves` of a null-window node `(alpha, alpha + 1)` in parallel; the first child
+    /// that fails high cancels its siblings. Returns the best score and its move.
+    fn split(
+        &mut self,
+        node: &G::Node,
+        alpha: i32,
+        moves: &[Child<G::Move>],
+        depth: u32,
+    ) -> (i32, u8) {
+        let (tt, game, selectivity) = (self.tt, self.game, self.selectivity);
+        let (best, sq, nodes) = control::split(&self.control, moves, alpha, -INF, |c, control| {
+            let mut sub = Pvs::new(tt, game, control, true, selectivity);
+            let child = game.play(node, c.sq, &c.mv);
+            let score = -sub.pvs(&child, -alpha - 1, -alpha, depth - 1);
+            (score, c.sq, sub.nodes, sub.aborted)
+        });
+        self.nodes += nodes;
+        if self.control.is_set() {
+            self.aborted = true;
+        }
+        (best, sq)
+    }
+}
+
+/// The best line: the root move `first`, then the hash table's best moves while they are legal,
+/// up to `depth` moves (passes included, not counted).
+pub(crate) fn principal_variation<G: Game>(
+    game: &G,
+    tt: &TranspositionTable,
+    node: &G::Node,
+    first: u8,
+    depth: u32,
+) -> Vec<Move> {
+    let mut pv = Vec::new();
+    let mut node = *node;
+    let mut next = first;
+    let mut plies = 0;
+    let hash_move = |node: &G::Node| {
+        let key = game.key(node);
+        tt.probe(&key, key.hash()).map_or(NO_MOVE, |e| e.best_move)
+    };
+    while plies < depth.max(1) && pv.len() < 80 {
+        let legal = game.moves(&node);
+        if legal == 0 {
+            let passed = game.pass(&node);
+            if game.moves(&passed) == 0 {
+                break;
+            }
+            pv.push(Move::Pass);
+            node = passed;
+            next = hash_move(&node);
+            continue;
+        }
+        let Some(sq) = Square::from_index(next).filter(|&s| legal >> s.index() & 1 != 0) else {
+            break;
+        };
+        pv.push(Move::Play(sq));
+        let x = sq.index();
+        node = game.play(&node, x, &game.make_move(&node, x as usize));
+        plies += 1;
+        next = hash_move(&node);
+    }
+    pv
+}
+
+/// A solver that can confirm the exact value of a position: what [`exact_line`] needs.
+pub(crate) trait ExactSolver {
+    /// The game solved.
+    type Game: Game;
+    /// The game.
+    fn game(&self) -> Self::Game;
+    /// The hash table.
+    fn tt(&self) -> &TranspositionTable;
+    /// Bounds on the exact score of `node` that a hash table holds.
+    fn exact_bounds(&self, node: &<Self::Game as Game>::Node) -> Option<(i32, i32)>;
+    /// The exact score of `node` in `(alpha, beta)`, fail-soft.
+    fn solve(
+        &mut self,
+        node: &<Self::Game as Game>::Node,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<i32, Stopped>;
+}
+
+/// A line of best moves from `node` whose value is `score` (exact, or with `wld` the verdict as
+/// `+2/0/-2`): at each position the child whose exact score a hash table already holds, else the
+/// first child (the hash move first) that a search with a window around the expected value
+/// confirms.
+/// The moves found go into `pv`, also when the search is stopped.
+pub(crate) fn exact_line<S: ExactSolver>(
+    solver: &mut S,
+    node: &<S::Game as Game>::Node,
+    score: i32,
+    wld: bool,
+    pv: &mut Vec<Move>,
+) -> Result<(), Stopped> {
+    let mut node = *node;
+    let mut score = score;
+    loop {
+        let game = solver.game();
+        let legal = game.moves(&node);
+        if legal == 0 {
+            let passed = game.pass(&node);
+            if game.moves(&passed) == 0 {
+                return Ok(());
+            }
+            pv.push(Move::Pass);
+            node = passed;
+            score = -score;
+            continue;
+        }
+        let key = game.key(&node);
+        let hash_move = solver
+            .tt()
+            .probe(&key, key.hash())
+            .map_or(NO_MOVE, |e| e.best_move);
+        let mut children: Vec<(u8, <S::Game as Game>::Node)> = crate::board::Bitboard(legal)
+            .iter()
+            .map(|sq| {
+                let x = sq.index();
+                (x, game.play(&node, x, &game.make_move(&node, x as usize)))
+            })
+            .collect();
+        if let Some(i) = children.iter().position(|&(s, _)| s == hash_move) {
+            children.swap(0, i);
+        }
+        // Whether a child's value (for the side to move here) reaches `score`.
+        let reaches = |value: i32| {
+            if wld {
+                2 * value.signum() == score
+            } else {
+                value == score
+            }
+        };
+        // A child whose exact score a table already holds settles the move without a search
+        // (the exact search leaves its principal variation there).
+        let mut chosen = children.iter().copied().find(|(_, child)| {
+            solver
+                .exact_bounds(child)
+                .is_some_and(|(lower, upper)| lower == upper && reaches(-lower))
+        });
+        if chosen.is_none() {
+            let (alpha, beta) = if wld {
+                (-1, 1)
+            } else {
+                (-score - 1, -score + 1)
+            };
+            for (sq, child) in children {
+                if reaches(-solver.solve(&child, alpha, beta)?) {
+                    chosen = Some((sq, child));
+                    break;
+                }
+            }
+        }
+        let Some((sq, child)) = chosen else {
+            // Only a solver whose table was overwritten mid-line can get here.
+            return Ok(());
+        };
+        pv.push(Move::Play(Square::from_index_unchecked(sq)));
+        node = child;
+        score = -score;
+    }
+}
