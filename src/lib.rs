@@ -21,7 +21,8 @@
 //! - [`search`]: the midgame search, the exact solver, the hash table, time limits.
 //! - [`eval`]: the trained pattern evaluation and the hand-written one.
 //! - [`book`]: the opening book.
-//! - [`train`]: game archives and the training of the evaluation and of ProbCut.
+//! - `train` (internal, behind `iago train` and `iago probcut-fit`): game archives and the
+//!   training of the evaluation and of ProbCut.
 //! - [`protocol`]: NBoard, GTP and GGF.
 //! - [`matchrun`]: engine-vs-engine matches (`iago match`): openings, Elo, SPRT, GGF.
 //!
@@ -39,7 +40,7 @@ pub mod perft;
 pub mod protocol;
 pub mod search;
 pub mod solve;
-pub mod train;
+pub(crate) mod train;
 
 pub use board::{Board, Color, Game, Move, Position, Rules, Square, State};
 pub use engine::{Engine, EngineOptions, SearchRequest, StopHandle};

@@ -5,9 +5,9 @@
 //! trained [`PatternEval`] compiled into the binary ([`default_evaluator`]); `--eval FILE` loads
 //! another weight file, and `--eval hand` selects the small hand-written [`HandEval`].
 
-pub mod features;
+pub(crate) mod features;
 mod hand;
-pub mod pattern;
+pub(crate) mod pattern;
 mod weights;
 
 pub use features::{Kernel, PatternState};
@@ -107,7 +107,7 @@ impl SearchEval for PatternEval {
 }
 
 /// The evaluations a search can run on, as one value the engine keeps: the search is
-/// compiled for each (see [`with_search_eval`]), so no leaf pays for a dynamic call.
+/// compiled for each (see [`crate::with_search_eval`]), so no leaf pays for a dynamic call.
 #[derive(Clone)]
 pub enum Evaluation {
     /// The trained weights compiled into the binary, read once per process on first use

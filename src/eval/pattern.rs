@@ -155,8 +155,6 @@ pub const fn stage_empties(st: usize) -> (u32, u32) {
 /// One base pattern: its squares in digit order, read by a fixed gather of bits.
 #[derive(Clone, Copy, Debug)]
 pub struct Pattern {
-    /// Short name for reports.
-    pub name: &'static str,
     /// Squares of the base instance, digit 0 first.
     pub squares: &'static [u8],
     gather: Gather,
@@ -237,104 +235,104 @@ const DIAGONALS: [u64; 8] = {
 /// validation positions) went from 5.092 to 5.011; leaving one of the four out gave 5.039,
 /// 5.036, 5.043 and 5.024 (in that order), a fifth (row 2 with both corners) 5.005.
 pub const PATTERNS: [Pattern; 17] = [
+    // corner 3x3
     Pattern {
-        name: "corner 3x3",
         squares: &[0, 1, 2, 8, 9, 10, 16, 17, 18],
         gather: Gather::Corner3x3,
         mirror: Some(Symmetry::Transpose),
     },
+    // corner 2x5
     Pattern {
-        name: "corner 2x5",
         squares: &[0, 1, 2, 3, 4, 8, 9, 10, 11, 12],
         gather: Gather::Corner2x5,
         mirror: None,
     },
+    // edge + 2X
     Pattern {
-        name: "edge + 2X",
         squares: &[0, 1, 2, 3, 4, 5, 6, 7, 9, 14],
         gather: Gather::EdgeX,
         mirror: Some(Symmetry::MirrorColumns),
     },
+    // row 2
     Pattern {
-        name: "row 2",
         squares: &[8, 9, 10, 11, 12, 13, 14, 15],
         gather: Gather::Row(1),
         mirror: Some(Symmetry::MirrorColumns),
     },
+    // row 3
     Pattern {
-        name: "row 3",
         squares: &[16, 17, 18, 19, 20, 21, 22, 23],
         gather: Gather::Row(2),
         mirror: Some(Symmetry::MirrorColumns),
     },
+    // row 4
     Pattern {
-        name: "row 4",
         squares: &[24, 25, 26, 27, 28, 29, 30, 31],
         gather: Gather::Row(3),
         mirror: Some(Symmetry::MirrorColumns),
     },
+    // diagonal 8
     Pattern {
-        name: "diagonal 8",
         squares: &[0, 9, 18, 27, 36, 45, 54, 63],
         gather: Gather::Diagonal(0),
         mirror: Some(Symmetry::Rotate180),
     },
+    // diagonal 7
     Pattern {
-        name: "diagonal 7",
         squares: &[1, 10, 19, 28, 37, 46, 55],
         gather: Gather::Diagonal(1),
         mirror: Some(Symmetry::AntiTranspose),
     },
+    // diagonal 6
     Pattern {
-        name: "diagonal 6",
         squares: &[2, 11, 20, 29, 38, 47],
         gather: Gather::Diagonal(2),
         mirror: Some(Symmetry::AntiTranspose),
     },
+    // diagonal 5
     Pattern {
-        name: "diagonal 5",
         squares: &[3, 12, 21, 30, 39],
         gather: Gather::Diagonal(3),
         mirror: Some(Symmetry::AntiTranspose),
     },
+    // diagonal 4
     Pattern {
-        name: "diagonal 4",
         squares: &[4, 13, 22, 31],
         gather: Gather::Diagonal(4),
         mirror: Some(Symmetry::AntiTranspose),
     },
+    // corner triangle
     Pattern {
-        name: "corner triangle",
         squares: &[0, 1, 2, 3, 8, 9, 10, 16, 17, 24],
         gather: Gather::Mask(0x0000_0000_0103_070F),
         mirror: Some(Symmetry::Transpose),
     },
+    // edge block
     Pattern {
-        name: "edge block",
         squares: &[0, 2, 3, 4, 5, 7, 10, 11, 12, 13],
         gather: Gather::Mask(0x0000_0000_0000_3CBD),
         mirror: Some(Symmetry::MirrorColumns),
     },
+    // corner L
     Pattern {
-        name: "corner L",
         squares: &[0, 1, 2, 3, 4, 8, 9, 16, 24, 32],
         gather: Gather::Mask(0x0000_0001_0101_031F),
         mirror: Some(Symmetry::Transpose),
     },
+    // kite
     Pattern {
-        name: "kite",
         squares: &[0, 1, 8, 9, 10, 17, 18, 19, 26, 27],
         gather: Gather::Mask(0x0000_0000_0C0E_0703),
         mirror: Some(Symmetry::Transpose),
     },
+    // edge + C2, F2
     Pattern {
-        name: "edge + C2, F2",
         squares: &[0, 1, 2, 3, 4, 5, 6, 7, 10, 13],
         gather: Gather::Mask(0x0000_0000_0000_24FF),
         mirror: Some(Symmetry::MirrorColumns),
     },
+    // corner diagonal
     Pattern {
-        name: "corner diagonal",
         squares: &[0, 1, 2, 8, 9, 16, 18, 27, 36, 45],
         gather: Gather::Mask(0x0000_2010_0805_0307),
         mirror: Some(Symmetry::Transpose),
@@ -347,8 +345,6 @@ pub const PATTERNS: [Pattern; 17] = [
 /// only through their sum.
 #[derive(Clone, Copy, Debug)]
 pub struct MovePattern {
-    /// Short name for reports.
-    pub name: &'static str,
     /// Squares of the base instance, bit 0 first.
     pub squares: &'static [u8],
     /// The symmetry that maps the squares onto themselves, if any (as [`Pattern::mirror`]).
@@ -362,13 +358,13 @@ pub struct MovePattern {
 /// corner 3×3 discs joined with who can take the corner 5.11, the same two patterns over the
 /// potential moves as well 5.10 (see docs/lab/2026-11-22-trained-evaluation.md).
 pub const MOVE_PATTERNS: [MovePattern; 2] = [
+    // edge moves
     MovePattern {
-        name: "edge moves",
         squares: &[0, 1, 2, 3, 4, 5, 6, 7],
         mirror: Some(Symmetry::MirrorColumns),
     },
+    // corner 2x4 moves
     MovePattern {
-        name: "corner 2x4 moves",
         squares: &[0, 1, 2, 3, 8, 9, 10, 11],
         mirror: None,
     },
@@ -554,7 +550,8 @@ pub fn canonical_indices() -> &'static [u32] {
 }
 
 /// The features of a position: its weight table, one index per instance into that table, and the
-/// scalar features.
+/// scalar features (the slow reference the tests hold the carried indices against).
+#[cfg(test)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Features {
     /// The weight table ([`table`]).
@@ -817,6 +814,7 @@ pub fn for_each_other_feature(
 }
 
 /// All features of `board`.
+#[cfg(test)]
 pub fn features(board: &Board) -> Features {
     let mut indices = Vec::with_capacity(FEATURES);
     let mobility = Mobility::of(board);

@@ -2,13 +2,13 @@
 //! the winner) under perfect play, or a win/loss/draw verdict.
 //!
 //! Layers, from the leaves up:
-//! - 1 empty: flip counts from [`count_last_flips`], no move is made;
+//! - 1 empty: flip counts from `count_last_flips`, no move is made;
 //! - 2–4 empties: unrolled searches over square lists in parity order (lone empties, then odd
 //!   quadrants, then the rest);
 //! - up to [`SHALLOW_MAX`] empties: alpha-beta over the empties bitboard in the same order,
 //!   with stability cut-offs at 5 and 6 empties;
 //! - above: PVS with a transposition table (each thread's own small one below
-//!   [`SHARED_TT_MIN_EMPTIES`], the shared one from there), fastest-first move ordering (the
+//!   `SHARED_TT_MIN_EMPTIES`, the shared one from there), fastest-first move ordering (the
 //!   opponent's mobility), stability cut-offs; from 14 empties a look-ahead joins the ordering:
 //!   when the search has an evaluation ([`EndgameSearch::with_evaluator`]), the evaluation of
 //!   each child (its one-ply value from 18 empties, two-ply from 22), otherwise a crude one-ply

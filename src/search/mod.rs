@@ -9,12 +9,12 @@ pub(crate) mod control;
 pub(crate) mod driver;
 pub mod endgame;
 pub(crate) mod midgame;
-pub mod probcut;
+pub(crate) mod probcut;
 pub(crate) mod pvs;
 mod searcher;
 pub mod time;
 pub mod tt;
-pub mod variant;
+pub(crate) mod variant;
 
 pub use pvs::SELECTIVITY;
 pub use searcher::Searcher;

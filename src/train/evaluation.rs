@@ -429,11 +429,6 @@ impl SolvedCache {
     pub fn len(&self) -> usize {
         self.map.len()
     }
-
-    /// Whether it holds no position.
-    pub fn is_empty(&self) -> bool {
-        self.map.is_empty()
-    }
 }
 
 /// The positions of a game, the start first: one per ply.
