@@ -1,14 +1,13 @@
 //! `iago analyze`: a depth- or time-limited search of each position.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::time::Instant;
 
-use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
 use super::args::{
-    CliError, EvalArg, RulesArgs, SearchArgs, problem_state, problem_text, pv_text, rate,
-    seconds_arg,
+    CliError, EvalArg, RulesArgs, SearchArgs, positions_bar, problem_state, problem_text, pv_text,
+    rate, seconds_arg, table_header,
 };
 use crate::board::{Rules, State};
 use crate::engine::{Engine, EngineOptions, SearchRequest};
@@ -105,21 +104,10 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
     })?;
     engine.set_evaluator(eval);
     let problems = read_problems(&text, rules);
-    let progress = (problems.len() > 1 && std::io::stderr().is_terminal()).then(|| {
-        let bar = ProgressBar::new(problems.len() as u64);
-        bar.set_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} positions, {elapsed}")
-                .expect("valid template"),
-        );
-        bar
-    });
+    let progress = positions_bar(problems.len());
     let mut out = std::io::stdout().lock();
     if !json {
-        writeln!(
-            out,
-            "{:>4} {:>7} {:>4} {:>5} {:>9} {:>14} {:>10} {:>10}  pv",
-            "#", "empties", "move", "score", "depth", "nodes", "time", "nodes/s"
-        )?;
+        table_header(&mut out, "depth")?;
     }
     let (mut bad_lines, mut total_nodes, mut total_secs) = (0, 0u64, 0.0);
     for (ordinal, problem) in problems.iter().enumerate() {

@@ -501,3 +501,28 @@ pub(crate) fn read_archives(
     }
     Ok(archives)
 }
+
+/// The progress bar of a run over `count` positions: on a terminal and for more than one
+/// position only; a message the caller sets shows after the time.
+pub fn positions_bar(count: usize) -> Option<indicatif::ProgressBar> {
+    use std::io::IsTerminal;
+    (count > 1 && std::io::stderr().is_terminal()).then(|| {
+        let bar = indicatif::ProgressBar::new(count as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} positions, {elapsed} {msg}",
+            )
+            .expect("valid template"),
+        );
+        bar
+    })
+}
+
+/// The header of the table `solve` and `analyze` print, its fifth column named `fifth`.
+pub fn table_header(out: &mut impl std::io::Write, fifth: &str) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "{:>4} {:>7} {:>4} {:>5} {:>9} {:>14} {:>10} {:>10}  pv",
+        "#", "empties", "move", "score", fifth, "nodes", "time", "nodes/s"
+    )
+}

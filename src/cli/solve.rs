@@ -1,11 +1,13 @@
 //! `iago solve`: the table, JSON lines, progress bar and exit status.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 
-use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
-use super::args::{CliError, RulesArgs, SearchArgs, problem_state, problem_text, pv_text, rate};
+use super::args::{
+    CliError, RulesArgs, SearchArgs, positions_bar, problem_state, problem_text, pv_text, rate,
+    table_header,
+};
 use crate::engine::{Engine, EngineOptions};
 use crate::search::endgame::SolveMode;
 use crate::solve::{SolveReport, check, read_problems};
@@ -100,23 +102,10 @@ pub fn run(args: &SolveArgs) -> Result<(), CliError> {
     let mut solved = 0usize;
     let mut total_nodes = 0u64;
     let mut total_secs = 0.0f64;
-    let progress = if problems.len() > 1 && std::io::stderr().is_terminal() {
-        let bar = ProgressBar::new(problems.len() as u64);
-        bar.set_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} positions, {elapsed} {msg}")
-                .expect("valid template"),
-        );
-        Some(bar)
-    } else {
-        None
-    };
+    let progress = positions_bar(problems.len());
     let mut out = std::io::stdout().lock();
     if !json {
-        writeln!(
-            out,
-            "{:>4} {:>7} {:>4} {:>5} {:>9} {:>14} {:>10} {:>10}  pv",
-            "#", "empties", "move", "score", "expected", "nodes", "time", "nodes/s"
-        )?;
+        table_header(&mut out, "expected")?;
     }
     for (ordinal, problem) in problems.iter().enumerate() {
         let index = ordinal + first_index;

@@ -225,15 +225,7 @@ impl<'a, G: Game> Pvs<'a, G> {
         for i in 0..root.len() {
             let mv = root[i];
             let child = self.game.play(node, mv.sq, &mv.mv);
-            let mut score;
-            if i == 0 {
-                score = -self.pvs(&child, -beta, -alpha, depth - 1);
-            } else {
-                score = -self.pvs(&child, -alpha - 1, -alpha, depth - 1);
-                if !self.aborted && score > alpha && score < beta {
-                    score = -self.pvs(&child, -beta, -alpha, depth - 1);
-                }
-            }
+            let score = self.search_move(&child, i == 0, alpha, beta, depth - 1);
             if self.aborted {
                 break;
             }
@@ -347,23 +339,18 @@ impl<'a, G: Game> Pvs<'a, G> {
                 sq: x, mv, replies, ..
             } = list[i];
             let child = self.game.play(node, x, &mv);
-            let mut score;
-            if depth == 1 && self.game.empties(&child) != 0 {
+            let score = if depth == 1 && self.game.empties(&child) != 0 {
                 // A leaf: its static value with the replies the ordering generated. A
                 // null-window search inside the window would be searched again for the same
                 // value: counted, not repeated.
-                score = -self.evaluate(&child, replies);
+                let score = -self.evaluate(&child, replies);
                 if i > 0 && score > alpha && score < beta {
                     self.nodes += 1;
                 }
-            } else if i == 0 {
-                score = -self.pvs(&child, -beta, -alpha, depth - 1);
+                score
             } else {
-                score = -self.pvs(&child, -alpha - 1, -alpha, depth - 1);
-                if !self.aborted && score > alpha && score < beta {
-                    score = -self.pvs(&child, -beta, -alpha, depth - 1);
-                }
-            }
+                self.search_move(&child, i == 0, alpha, beta, depth - 1)
+            };
             if self.aborted {
                 return 0;
             }
@@ -384,6 +371,28 @@ impl<'a, G: Game> Pvs<'a, G> {
             TtData::from_result(best, alpha_start, beta, best_move, depth, selectivity),
         );
         best
+    }
+
+    /// The score of one move's `child` (`depth` plies below it): the first move with the whole
+    /// window, a later one with a null window, searched again with the whole window when it
+    /// lands inside it (principal variation search).
+    #[inline]
+    fn search_move(
+        &mut self,
+        child: &G::Node,
+        first: bool,
+        alpha: i32,
+        beta: i32,
+        depth: u32,
+    ) -> i32 {
+        if first {
+            return -self.pvs(child, -beta, -alpha, depth);
+        }
+        let score = -self.pvs(child, -alpha - 1, -alpha, depth);
+        if !self.aborted && score > alpha && score < beta {
+            return -self.pvs(child, -beta, -alpha, depth);
+        }
+        score
     }
 
     /// Multi-ProbCut: a shallow null-window search predicts whether the deep one would fail high
