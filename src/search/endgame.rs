@@ -25,8 +25,6 @@ use crate::board::movegen::{flips, moves, potential_moves};
 use crate::board::stability::stable_discs;
 use crate::eval::SearchEval;
 use crate::search::control::{self, Control};
-use crate::search::midgame::{Node, Othello};
-use crate::search::pvs;
 use crate::search::tt::{NO_MOVE, SEL_EXACT, TranspositionTable, TtData};
 
 use crate::search::INF;
@@ -193,10 +191,7 @@ fn stability_upper(p: u64, o: u64) -> i32 {
     SCORE_MAX - 2 * stable_discs(o, p).count_ones() as i32
 }
 
-/// Whether a search was stopped before it finished; its results are then meaningless.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("the search was stopped")]
-pub struct Stopped;
+pub use crate::search::Stopped;
 
 /// Minimum `alpha` (per number of empties) for trying a stability cut-off: below it the bound
 /// `64 - 2 × stable opponent discs` rarely reaches `alpha`, and computing it does not pay.
@@ -253,7 +248,7 @@ impl MoveList {
 
 /// A single-threaded exact solver over a shared transposition table.
 pub struct EndgameSearch<'a, E: SearchEval + ?Sized = NoEval> {
-    tt: &'a TranspositionTable,
+    pub(crate) tt: &'a TranspositionTable,
     control: Control<'a>,
     poll: u32,
     parallel: bool,
@@ -1091,7 +1086,7 @@ impl<E: SearchEval + ?Sized> EndgameSearch<'_, E> {
     /// Bounds on the exact score of `(p, o)` with `n` empties from its hash table: the shared
     /// one from [`SHARED_TT_MIN_EMPTIES`], this thread's own above [`SHALLOW_MAX`]; none below.
     #[inline]
-    fn table_bounds(&self, p: u64, o: u64, n: u32) -> Option<(i32, i32)> {
+    pub(crate) fn table_bounds(&self, p: u64, o: u64, n: u32) -> Option<(i32, i32)> {
         if n >= SHARED_TT_MIN_EMPTIES {
             let board = Board {
                 player: p,
@@ -1112,49 +1107,6 @@ impl<E: SearchEval + ?Sized> EndgameSearch<'_, E> {
             .probe(board, hash)
             .filter(|e| e.depth as u32 == n && e.selectivity == SEL_EXACT)
             .map(|e| (e.lower as i32, e.upper as i32))
-    }
-
-    /// A line of best moves from `board` whose value is `score` (exact, or the WLD verdict as
-    /// `+2/0/-2`): at each position the child whose exact score a hash table already holds, else
-    /// the first child that a search with a window around the expected value confirms.
-    pub fn principal_variation(
-        &mut self,
-        board: &Board,
-        score: i32,
-        mode: SolveMode,
-    ) -> Result<Vec<crate::board::Move>, Stopped> {
-        let mut pv = Vec::new();
-        let node = Node {
-            board: *board,
-            state: (),
-        };
-        let wld = mode == SolveMode::WinLossDraw;
-        pvs::exact_line(self, &node, score, wld, &mut pv)?;
-        Ok(pv)
-    }
-}
-
-/// The game of the exact line: the 8×8 board without an evaluation.
-const BOARD_GAME: Othello<'static, NoEval> = Othello { eval: &NoEval };
-
-impl<E: SearchEval + ?Sized> pvs::ExactSolver for EndgameSearch<'_, E> {
-    type Game = Othello<'static, NoEval>;
-
-    fn game(&self) -> Self::Game {
-        BOARD_GAME
-    }
-
-    fn tt(&self) -> &TranspositionTable {
-        self.tt
-    }
-
-    fn exact_bounds(&self, node: &Node<()>) -> Option<(i32, i32)> {
-        let b = node.board;
-        self.table_bounds(b.player, b.opponent, b.empty_count())
-    }
-
-    fn solve(&mut self, node: &Node<()>, alpha: i32, beta: i32) -> Result<i32, Stopped> {
-        self.search(&node.board, alpha, beta)
     }
 }
 

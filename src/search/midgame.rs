@@ -10,8 +10,11 @@ use crate::board::movegen::{flips, moves, potential_moves};
 use crate::board::{Bitboard, Board};
 use crate::eval::SearchEval;
 use crate::search::SCORE_MAX;
-use crate::search::endgame::EndgameSearch;
+use crate::search::Stopped;
+use crate::search::endgame::{EndgameSearch, NoEval, SolveMode};
+use crate::search::pvs;
 use crate::search::pvs::{Child, Game, Generated, Pvs};
+use crate::search::tt::TranspositionTable;
 
 pub use crate::search::pvs::NO_SELECTIVITY;
 
@@ -271,6 +274,53 @@ impl<'a, E: SearchEval + ?Sized> Game for Othello<'a, E> {
             len,
             best: -crate::search::INF,
         }
+    }
+}
+
+/// The best line of an exact 8×8 solve, confirmed through the generic best-line extraction over
+/// this game.
+impl<E: SearchEval + ?Sized> EndgameSearch<'_, E> {
+    /// A line of best moves from `board` whose value is `score` (exact, or the WLD verdict as
+    /// `+2/0/-2`): at each position the child whose exact score a hash table already holds, else
+    /// the first child that a search with a window around the expected value confirms.
+    pub fn principal_variation(
+        &mut self,
+        board: &Board,
+        score: i32,
+        mode: SolveMode,
+    ) -> Result<Vec<crate::board::Move>, Stopped> {
+        let mut pv = Vec::new();
+        let node = Node {
+            board: *board,
+            state: (),
+        };
+        let wld = mode == SolveMode::WinLossDraw;
+        pvs::exact_line(self, &node, score, wld, &mut pv)?;
+        Ok(pv)
+    }
+}
+
+/// The game of the exact line: the 8×8 board without an evaluation.
+const BOARD_GAME: Othello<'static, NoEval> = Othello { eval: &NoEval };
+
+impl<E: SearchEval + ?Sized> pvs::ExactSolver for EndgameSearch<'_, E> {
+    type Game = Othello<'static, NoEval>;
+
+    fn game(&self) -> Self::Game {
+        BOARD_GAME
+    }
+
+    fn tt(&self) -> &TranspositionTable {
+        self.tt
+    }
+
+    fn exact_bounds(&self, node: &Node<()>) -> Option<(i32, i32)> {
+        let b = node.board;
+        self.table_bounds(b.player, b.opponent, b.empty_count())
+    }
+
+    fn solve(&mut self, node: &Node<()>, alpha: i32, beta: i32) -> Result<i32, Stopped> {
+        self.search(&node.board, alpha, beta)
     }
 }
 

@@ -22,6 +22,11 @@ pub use searcher::Searcher;
 /// The highest possible score: every disc of a 64-square board, in discs for the side to move.
 pub const SCORE_MAX: i32 = 64;
 
+/// Whether a search was stopped before it finished; its results are then meaningless.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the search was stopped")]
+pub struct Stopped;
+
 /// Above any score: the "nothing searched yet" value of a best score.
 pub(crate) const INF: i32 = 127;
 pub use time::{Clock, Limits};

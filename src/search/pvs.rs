@@ -11,10 +11,9 @@
 
 use crate::board::{Board, Move, Square};
 use crate::search::control::{self, Control};
-use crate::search::endgame::Stopped;
 use crate::search::probcut;
 use crate::search::tt::{NO_MOVE, SEL_EXACT, TranspositionTable, TtData};
-use crate::search::{INF, SCORE_MAX};
+use crate::search::{INF, SCORE_MAX, Stopped};
 
 /// The ProbCut confidence levels: `(t, percent)`, the cut being taken when the shallow result is
 /// `t` standard deviations beyond the bound. The last level does no ProbCut.
