@@ -42,9 +42,10 @@ pub fn parameters(depth: u32, empties: u32) -> (f32, f32, f32) {
 }
 
 /// Rows: depth 3..=14; columns: [`stage`]. Fitted for the trained evaluation by
-/// `iago probcut-fit ../shared/data/games/wthor/WTH_20{00..22}.wtb --positions 800 --max-depth 12`
+/// `iago probcut-fit WTH_20{00..22}.wtb --positions 800 --max-depth 12` (the WTHOR archives of
+/// 2000-2022; the command and its data are in docs/manual.md)
 /// (rows 13 and 14 repeat row 12):
-/// 800 positions from 68655 games (seed 1), full-width depths 1-12, pattern evaluation, 397 s
+/// 800 positions from 68655 games (seed 1), full-width depths 1-12, pattern evaluation
 #[rustfmt::skip]
 // A refit may give a sigma of 3.14 (an earlier table had one): data, not an approximation
 // of π.
