@@ -455,7 +455,9 @@ impl<'a, G: Game> Pvs<'a, G> {
     /// The later `moves` of a PV node `(alpha, beta)` in parallel: a null-window split at
     /// `alpha`; a move that fails high is searched again in the window (alone), and the moves
     /// left are split again above the new alpha (those already refuted settle from the table).
-    /// Returns the best score (fail-soft) and its move, `None` when stopped.
+    /// Returns the best score (fail-soft) and its move, `None` when stopped. Never inlined, as
+    /// [`Self::split`]: the one-thread search never calls them and keeps its hot loop lean.
+    #[inline(never)]
     fn split_pv(
         &mut self,
         node: &G::Node,
@@ -507,6 +509,7 @@ impl<'a, G: Game> Pvs<'a, G> {
 
     /// Searches `moves` of a null-window node `(alpha, alpha + 1)` in parallel; the first child
     /// that fails high cancels its siblings. Returns the best score and its move.
+    #[inline(never)]
     fn split(
         &mut self,
         node: &G::Node,
