@@ -353,6 +353,16 @@ fn bench_prints_a_node_signature() {
     assert_eq!(nodes(&text), nodes(&again), "deterministic");
 }
 
+#[test]
+fn bench_runs_on_several_threads() {
+    let out = iago(&["bench", "--depth", "3", "--threads", "2"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("2 threads"), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("nodes: ")), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("time: ")), "{text}");
+}
+
 /// FFO #59 (34 empties): Black wipes White out. The midgame pre-searches see +64 by depth 6,
 /// and the selective whole-game pre-search that used to follow is skipped (it cost 26.8 M
 /// nodes on one thread); the debug log names every pre-search that runs.

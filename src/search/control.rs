@@ -80,6 +80,10 @@ impl<'a> Control<'a> {
     }
 }
 
+/// A split's cut flag on a cache line of its own: the other threads read it at every node.
+#[repr(align(64))]
+struct CutFlag(AtomicBool);
+
 /// The outcome of one child search in a parallel split: `(score, move, nodes, aborted)`.
 pub(crate) type ChildResult = (i32, u8, u64, bool);
 
@@ -97,8 +101,9 @@ pub(crate) fn split<T: Sync>(
     search: impl Fn(&T, Control<'_>) -> ChildResult + Sync,
 ) -> (i32, u8, u64) {
     use rayon::prelude::*;
-    let cut = AtomicBool::new(false);
-    let split = control.split(&cut);
+    let cut = CutFlag(AtomicBool::new(false));
+    let cut = &cut.0;
+    let split = control.split(cut);
     let none = (lowest, super::tt::NO_MOVE, 0);
     children
         .par_iter()

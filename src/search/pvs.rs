@@ -222,6 +222,27 @@ impl<'a, G: Game> Pvs<'a, G> {
         let mut best = -INF;
         let mut best_index = 0;
         for i in 0..root.len() {
+            if i == 1 && self.parallel && depth >= G::SPLIT_MIN_DEPTH && root.len() > 2 {
+                // The later root moves as at any PV node: in parallel, at a null window.
+                let rest: Vec<Child<G::Move>> = root[1..]
+                    .iter()
+                    .map(|m| Child {
+                        sq: m.sq,
+                        mv: m.mv,
+                        value: 0,
+                        replies: None,
+                    })
+                    .collect();
+                let Some((score, sq)) = self.split_pv(node, alpha, beta, &rest, depth) else {
+                    break;
+                };
+                if score > best {
+                    best = score;
+                    best_index = root.iter().position(|m| m.sq == sq).expect("a root move");
+                    root[best_index].score = score;
+                }
+                break;
+            }
             let mv = root[i];
             let child = self.game.play(node, mv.sq, &mv.mv);
             let score = self.search_move(&child, i == 0, alpha, beta, depth - 1);
@@ -318,16 +339,22 @@ impl<'a, G: Game> Pvs<'a, G> {
         let alpha_start = alpha;
         let mut best_move = NO_MOVE;
         for i in 0..len {
-            if i == 1
-                && self.parallel
-                && depth >= G::SPLIT_MIN_DEPTH
-                && beta == alpha + 1
-                && len > 2
-            {
-                let (score, sq) = self.split(node, alpha, &list[1..len], depth);
-                if self.aborted {
-                    return 0;
+            if i == 1 && self.parallel && depth >= G::SPLIT_MIN_DEPTH && len > 2 {
+                if beta == alpha + 1 {
+                    let (score, sq) = self.split(node, alpha, &list[1..len], depth);
+                    if self.aborted {
+                        return 0;
+                    }
+                    if score > best {
+                        best = score;
+                        best_move = sq;
+                    }
+                    break;
                 }
+                let Some((score, sq)) = self.split_pv(node, alpha, beta, &list[1..len], depth)
+                else {
+                    return 0;
+                };
                 if score > best {
                     best = score;
                     best_move = sq;
@@ -433,8 +460,64 @@ impl<'a, G: Game> Pvs<'a, G> {
         None
     }
 
+    /// The later `moves` of a PV node `(alpha, beta)` in parallel: a null-window split at
+    /// `alpha`; a move that fails high is searched again in the window (alone), and the moves
+    /// left are split again above the new alpha (those already refuted settle from the table).
+    /// Returns the best score (fail-soft) and its move, `None` when stopped. Never inlined, as
+    /// [`Self::split`]: the one-thread search never calls them and keeps its hot loop lean.
+    #[inline(never)]
+    fn split_pv(
+        &mut self,
+        node: &G::Node,
+        mut alpha: i32,
+        beta: i32,
+        moves: &[Child<G::Move>],
+        depth: u32,
+    ) -> Option<(i32, u8)> {
+        let mut rest = moves.to_vec();
+        let (mut best, mut best_move) = (-INF, NO_MOVE);
+        while !rest.is_empty() {
+            let (score, sq) = if rest.len() == 1 {
+                let c = rest[0];
+                let child = self.game.play(node, c.sq, &c.mv);
+                (-self.pvs(&child, -alpha - 1, -alpha, depth - 1), c.sq)
+            } else {
+                self.split(node, alpha, &rest, depth)
+            };
+            if self.aborted {
+                return None;
+            }
+            if score <= alpha || score >= beta {
+                if score > best {
+                    best = score;
+                    best_move = sq;
+                }
+                break;
+            }
+            let j = rest.iter().position(|c| c.sq == sq).expect("a split move");
+            let c = rest.remove(j);
+            let child = self.game.play(node, c.sq, &c.mv);
+            let score = -self.pvs(&child, -beta, -alpha, depth - 1);
+            if self.aborted {
+                return None;
+            }
+            if score > best {
+                best = score;
+                best_move = c.sq;
+            }
+            if score > alpha {
+                alpha = score;
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        Some((best, best_move))
+    }
+
     /// Searches `moves` of a null-window node `(alpha, alpha + 1)` in parallel; the first child
     /// that fails high cancels its siblings. Returns the best score and its move.
+    #[inline(never)]
     fn split(
         &mut self,
         node: &G::Node,
