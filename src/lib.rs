@@ -15,6 +15,7 @@
 //! ```
 //!
 //! Modules:
+//! - [`batch`]: batch work split into shards (`--shard I/N`) that merge into one run's result.
 //! - [`board`]: bitboards, squares, moves, positions, rules, symmetries, notation.
 //! - [`perft`]: leaf counting under both pass conventions, sequential and parallel.
 //! - [`engine`]: the engine facade (game, search, evaluation, book) that protocols drive.
@@ -30,6 +31,7 @@
 
 #![deny(missing_docs)]
 
+pub mod batch;
 pub mod board;
 pub mod book;
 mod cli;
