@@ -2,9 +2,15 @@
 //! outputs merge into the result of one run. A scheduler outside Iago starts them (GNU
 //! parallel, a Slurm job array, a Kubernetes indexed Job: docs/batch.md).
 
+use std::collections::BTreeMap;
 use std::fmt;
+use std::fs::{File, OpenOptions};
+use std::io::{self, BufRead, BufReader, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
+use serde::Serialize;
+use serde_json::{Map, Value};
 use thiserror::Error;
 
 /// One shard of N: the work items whose 0-based ordinal `k` has `k % count == index`.
@@ -109,9 +115,369 @@ impl fmt::Display for Shard {
     }
 }
 
+/// Why a file of results cannot be used.
+#[derive(Debug, Error)]
+pub enum ResultsError {
+    /// Reading or writing failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What failed.
+        source: io::Error,
+    },
+    /// A line (not the last, which may be cut by a kill) is not a result record.
+    #[error(
+        "{path}, line {line}: not a result record of a sharded run (a JSON object with \"index\", \"position\" and \"items\")"
+    )]
+    NotARecord {
+        /// The file.
+        path: PathBuf,
+        /// Its line, from 1.
+        line: usize,
+    },
+    /// The file holds the results of another input.
+    #[error(
+        "{path}: work item {index} is {found} there, {expected} here: the file holds the results of other work"
+    )]
+    OtherWork {
+        /// The file.
+        path: PathBuf,
+        /// The work item.
+        index: usize,
+        /// Its position in the file.
+        found: String,
+        /// Its position in this work.
+        expected: String,
+    },
+    /// Two files hold different positions, or different work sizes, for one item.
+    #[error(
+        "{first} and {second} disagree on work item {index}: they hold the results of different work"
+    )]
+    Disagree {
+        /// One file.
+        first: PathBuf,
+        /// The other.
+        second: PathBuf,
+        /// The work item.
+        index: usize,
+    },
+    /// Items are missing from a merge.
+    #[error(
+        "{missing} of {items} work items have no result (the first: {first}); run their shards (again) or merge with --partial"
+    )]
+    Missing {
+        /// How many.
+        missing: usize,
+        /// Of how many.
+        items: usize,
+        /// The first missing item.
+        first: usize,
+    },
+}
+
+/// One finished work item as read back: its place and its whole record.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ResultRecord {
+    /// The work item, from 0 in the work's own order.
+    pub index: usize,
+    /// The work's size.
+    pub items: usize,
+    /// What the item was (the position as a board string), so that a file cannot be
+    /// resumed or merged with another work's results.
+    pub position: String,
+    /// The record as written, one JSON object.
+    pub json: Map<String, Value>,
+}
+
+impl ResultRecord {
+    fn parse(line: &str) -> Option<ResultRecord> {
+        let Ok(Value::Object(json)) = serde_json::from_str::<Value>(line) else {
+            return None;
+        };
+        let index = usize::try_from(json.get("index")?.as_u64()?).ok()?;
+        let items = usize::try_from(json.get("items")?.as_u64()?).ok()?;
+        let position = json.get("position")?.as_str()?.to_string();
+        (index < items).then_some(ResultRecord {
+            index,
+            items,
+            position,
+            json,
+        })
+    }
+}
+
+/// Reads a file of result records. A last line without its newline (a process killed while
+/// writing it) is left out, and its length in bytes is given so that a writer can cut it.
+fn read_records(path: &Path) -> Result<(Vec<ResultRecord>, u64), ResultsError> {
+    let io_error = |source| ResultsError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut reader = BufReader::new(File::open(path).map_err(io_error)?);
+    let mut records = Vec::new();
+    let mut complete = 0u64;
+    let mut bytes = Vec::new();
+    let mut line = 0usize;
+    loop {
+        bytes.clear();
+        let read = reader.read_until(b'\n', &mut bytes).map_err(io_error)?;
+        if read == 0 || bytes.last() != Some(&b'\n') {
+            break;
+        }
+        line += 1;
+        let text = String::from_utf8_lossy(&bytes);
+        if text.trim().is_empty() {
+            complete += read as u64;
+            continue;
+        }
+        let record = ResultRecord::parse(&text).ok_or_else(|| ResultsError::NotARecord {
+            path: path.to_path_buf(),
+            line,
+        })?;
+        records.push(record);
+        complete += read as u64;
+    }
+    Ok((records, complete))
+}
+
+/// The results of a shard as it runs: a file of JSON lines, one record per finished work item,
+/// appended and flushed as each finishes. Opening an existing file resumes it: its records
+/// count as done, and a last line cut by a kill is removed.
+#[derive(Debug)]
+pub struct ResultLog {
+    path: PathBuf,
+    file: File,
+    done: BTreeMap<usize, ResultRecord>,
+}
+
+impl ResultLog {
+    /// Opens (or creates) the file at `path`.
+    pub fn open(path: impl AsRef<Path>) -> Result<ResultLog, ResultsError> {
+        let path = path.as_ref().to_path_buf();
+        let io_error = |source| ResultsError::Io {
+            path: path.clone(),
+            source,
+        };
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .map_err(io_error)?;
+        let (records, complete) = read_records(&path)?;
+        let length = file.metadata().map_err(io_error)?.len();
+        if length > complete {
+            log::warn!(
+                "{}: dropped an unfinished last line ({} bytes) left by an interrupted run",
+                path.display(),
+                length - complete
+            );
+            file.set_len(complete).map_err(io_error)?;
+        }
+        file.seek(SeekFrom::End(0)).map_err(io_error)?;
+        let done = records.into_iter().map(|r| (r.index, r)).collect();
+        Ok(ResultLog { path, file, done })
+    }
+
+    /// How many items the file already holds.
+    pub fn done_count(&self) -> usize {
+        self.done.len()
+    }
+
+    /// The record of item `index` if it is finished; an error if the file holds another
+    /// position for it (the file belongs to other work).
+    pub fn finished(
+        &self,
+        index: usize,
+        position: &str,
+    ) -> Result<Option<&ResultRecord>, ResultsError> {
+        match self.done.get(&index) {
+            Some(record) if record.position != position => Err(ResultsError::OtherWork {
+                path: self.path.clone(),
+                index,
+                found: record.position.clone(),
+                expected: position.to_string(),
+            }),
+            found => Ok(found),
+        }
+    }
+
+    /// Appends the record of a finished item (which must serialise to a JSON object with
+    /// `index`, `items` and `position`) and flushes it.
+    pub fn append(&mut self, record: &impl Serialize) -> Result<(), ResultsError> {
+        let io_error = |source| ResultsError::Io {
+            path: self.path.clone(),
+            source,
+        };
+        let mut line = serde_json::to_string(record).map_err(|e| io_error(e.into()))?;
+        let parsed = ResultRecord::parse(&line).ok_or_else(|| ResultsError::NotARecord {
+            path: self.path.clone(),
+            line: self.done.len() + 1,
+        })?;
+        line.push('\n');
+        self.file.write_all(line.as_bytes()).map_err(io_error)?;
+        self.file.flush().map_err(io_error)?;
+        self.done.insert(parsed.index, parsed);
+        Ok(())
+    }
+}
+
+/// The merge of shards' result files: every item once, in the work's order.
+#[derive(Debug)]
+pub struct Merged {
+    /// The records, by item.
+    pub records: Vec<ResultRecord>,
+    /// The work's size.
+    pub items: usize,
+    /// Items found in more than one file (kept once).
+    pub duplicates: usize,
+}
+
+/// Merges result files (from `--shard` runs, in any order; a shard run twice counts once).
+/// Files that disagree on an item's position or on the work's size are refused; missing items
+/// are an error unless `partial`. Where an item was run twice, the record of the file named
+/// first is kept (records of one item differ only in times, and node counts on several threads).
+pub fn merge_results(paths: &[PathBuf], partial: bool) -> Result<Merged, ResultsError> {
+    let mut by_index: BTreeMap<usize, (ResultRecord, usize)> = BTreeMap::new();
+    let mut items: Option<(usize, usize)> = None;
+    let mut duplicates = 0;
+    for (file, path) in paths.iter().enumerate() {
+        let (records, _) = read_records(path)?;
+        for record in records {
+            let disagree = |other: usize| ResultsError::Disagree {
+                first: paths[other].clone(),
+                second: path.clone(),
+                index: record.index,
+            };
+            match items {
+                Some((n, other)) if n != record.items => return Err(disagree(other)),
+                None => items = Some((record.items, file)),
+                _ => {}
+            }
+            match by_index.get(&record.index) {
+                Some((kept, other)) => {
+                    if kept.position != record.position {
+                        return Err(disagree(*other));
+                    }
+                    duplicates += 1;
+                }
+                None => {
+                    by_index.insert(record.index, (record, file));
+                }
+            }
+        }
+    }
+    let items = items.map_or(0, |(n, _)| n);
+    let missing = items - by_index.len();
+    if missing > 0 && !partial {
+        let first = (0..items).find(|i| !by_index.contains_key(i)).unwrap_or(0);
+        return Err(ResultsError::Missing {
+            missing,
+            items,
+            first,
+        });
+    }
+    Ok(Merged {
+        records: by_index.into_values().map(|(r, _)| r).collect(),
+        items,
+        duplicates,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("iago-batch-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn record(index: usize, items: usize, position: &str, score: i32) -> Value {
+        serde_json::json!({"index": index, "items": items, "position": position, "score": score})
+    }
+
+    #[test]
+    fn a_result_log_resumes_and_drops_a_cut_last_line() {
+        let dir = scratch("resume");
+        let path = dir.join("shard.jsonl");
+        let _ = std::fs::remove_file(&path);
+        let mut log = ResultLog::open(&path).unwrap();
+        log.append(&record(0, 3, "a", 5)).unwrap();
+        log.append(&record(2, 3, "c", -4)).unwrap();
+        drop(log);
+        // A kill in the middle of the third record.
+        let mut file = OpenOptions::new().append(true).open(&path).unwrap();
+        file.write_all(b"{\"index\":1,\"ite").unwrap();
+        drop(file);
+        let mut log = ResultLog::open(&path).unwrap();
+        assert_eq!(log.done_count(), 2);
+        assert_eq!(log.finished(0, "a").unwrap().unwrap().json["score"], 5);
+        assert!(log.finished(1, "b").unwrap().is_none());
+        assert!(matches!(
+            log.finished(2, "x"),
+            Err(ResultsError::OtherWork { index: 2, .. })
+        ));
+        log.append(&record(1, 3, "b", 0)).unwrap();
+        drop(log);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text.lines().count(), 3);
+        assert!(text.ends_with("\"score\":0}\n"), "{text}");
+        // Not a record: refused, never appended.
+        let mut log = ResultLog::open(&path).unwrap();
+        assert!(log.append(&serde_json::json!({"score": 1})).is_err());
+        std::fs::write(&path, "garbage\n{}\n").unwrap();
+        assert!(matches!(
+            ResultLog::open(&path),
+            Err(ResultsError::NotARecord { line: 1, .. })
+        ));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn merging_takes_every_item_once_and_refuses_foreign_or_missing_work() {
+        let dir = scratch("merge");
+        let write = |name: &str, records: &[Value]| {
+            let path = dir.join(name);
+            let text: String = records.iter().map(|r| format!("{r}\n")).collect();
+            std::fs::write(&path, text).unwrap();
+            path
+        };
+        let a = write("a", &[record(0, 4, "p0", 1), record(2, 4, "p2", 3)]);
+        let b = write("b", &[record(3, 4, "p3", 4), record(1, 4, "p1", 2)]);
+        let again = write("again", &[record(1, 4, "p1", 2)]);
+        let merged = merge_results(&[b.clone(), a.clone(), again.clone()], false).unwrap();
+        let scores: Vec<_> = merged
+            .records
+            .iter()
+            .map(|r| r.json["score"].clone())
+            .collect();
+        assert_eq!(scores, [1, 2, 3, 4]);
+        assert_eq!((merged.items, merged.duplicates), (4, 1));
+        assert!(matches!(
+            merge_results(std::slice::from_ref(&a), false),
+            Err(ResultsError::Missing {
+                missing: 2,
+                items: 4,
+                first: 1
+            })
+        ));
+        assert_eq!(merge_results(&[a.clone()], true).unwrap().records.len(), 2);
+        let other = write("other", &[record(1, 4, "q1", 2)]);
+        assert!(matches!(
+            merge_results(&[a.clone(), b.clone(), other], false),
+            Err(ResultsError::Disagree { index: 1, .. })
+        ));
+        let bigger = write("bigger", &[record(1, 5, "p1", 2)]);
+        assert!(matches!(
+            merge_results(&[a, bigger], false),
+            Err(ResultsError::Disagree { .. })
+        ));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn shards_partition_the_work() {
