@@ -1,5 +1,5 @@
 //! Batch work split into shards: independent processes, each taking every N-th work item, whose
-//! outputs merge into the result of one run. A scheduler outside Iago starts them (GNU
+//! outputs ([`ResultLog`], JSON lines) merge ([`merge_results`]) into the result of one run. A scheduler outside Iago starts them (GNU
 //! parallel, a Slurm job array, a Kubernetes indexed Job: docs/batch.md).
 
 use std::collections::BTreeMap;
@@ -115,6 +115,9 @@ impl fmt::Display for Shard {
     }
 }
 
+/// The fields a result record adds to the row of the command that made it.
+pub const RECORD_FIELDS: [&str; 4] = ["item", "items", "work", "position"];
+
 /// Why a file of results cannot be used.
 #[derive(Debug, Error)]
 pub enum ResultsError {
@@ -128,7 +131,7 @@ pub enum ResultsError {
     },
     /// A line (not the last, which may be cut by a kill) is not a result record.
     #[error(
-        "{path}, line {line}: not a result record of a sharded run (a JSON object with \"index\", \"position\" and \"items\")"
+        "{path}, line {line}: not a result record of a sharded run (a JSON object with \"item\", \"items\", \"work\" and \"position\")"
     )]
     NotARecord {
         /// The file.
@@ -136,58 +139,82 @@ pub enum ResultsError {
         /// Its line, from 1.
         line: usize,
     },
-    /// The file holds the results of another input.
+    /// A row to record already has a field of the record's own, or is not a JSON object.
+    #[error("a row to record must be a JSON object without the fields item, items, work, position")]
+    BadRow,
+    /// The file holds the results of other settings (another command, mode, depth or rules)
+    /// or of an input of another size.
     #[error(
-        "{path}: work item {index} is {found} there, {expected} here: the file holds the results of other work"
+        "{path} holds the results of other work ({found}), not of this run ({expected}): give another --out file"
+    )]
+    OtherSettings {
+        /// The file.
+        path: PathBuf,
+        /// The work of the file's records: their `work` and item count.
+        found: String,
+        /// This run's.
+        expected: String,
+    },
+    /// The file holds another position for an item.
+    #[error(
+        "{path}: work item {item} is {found} there, {expected} here: the file holds the results of another input; give another --out file"
     )]
     OtherWork {
         /// The file.
         path: PathBuf,
-        /// The work item.
-        index: usize,
+        /// The work item, from 0.
+        item: usize,
         /// Its position in the file.
         found: String,
         /// Its position in this work.
         expected: String,
     },
-    /// Two files hold different positions, or different work sizes, for one item.
+    /// Two files disagree on an item's position, on the work's size or on its settings.
     #[error(
-        "{first} and {second} disagree on work item {index}: they hold the results of different work"
+        "{first} and {second} disagree on {what} (work item {item}): they hold the results of different work"
     )]
     Disagree {
         /// One file.
         first: PathBuf,
         /// The other.
         second: PathBuf,
-        /// The work item.
-        index: usize,
+        /// The work item, from 0.
+        item: usize,
+        /// What differs: "the position", "the number of items" or "the settings".
+        what: &'static str,
     },
     /// Items are missing from a merge.
     #[error(
-        "{missing} of {items} work items have no result (the first: {first}); run their shards (again) or merge with --partial"
+        "{missing} of {items} work items have no result (the first: item {first}, counted from 0); run their shards (again) or merge with --partial"
     )]
     Missing {
         /// How many.
         missing: usize,
         /// Of how many.
         items: usize,
-        /// The first missing item.
+        /// The first missing item, from 0.
         first: usize,
     },
 }
 
-/// One finished work item as read back: its place and its whole record.
+/// One finished work item as read back: its place, its work and its whole record.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResultRecord {
-    /// The work item, from 0 in the work's own order.
-    pub index: usize,
+    /// The work item, from 0 in the work's own order (the ordinal `--shard` splits by).
+    pub item: usize,
     /// The work's size.
     pub items: usize,
+    /// The settings that make the result (the command and its options, such as
+    /// `solve exact othello`), so that a file is neither resumed nor merged with the results
+    /// of other settings.
+    pub work: String,
     /// What the item was (the position as a board string), so that a file cannot be
-    /// resumed or merged with another work's results.
+    /// resumed or merged with another input's results.
     pub position: String,
-    /// The record as written, one JSON object.
+    /// The record as read, one JSON object.
     pub json: Map<String, Value>,
+    /// The line as written, without its newline: a merge writes it back unchanged.
+    pub text: String,
 }
 
 impl ResultRecord {
@@ -195,20 +222,33 @@ impl ResultRecord {
         let Ok(Value::Object(json)) = serde_json::from_str::<Value>(line) else {
             return None;
         };
-        let index = usize::try_from(json.get("index")?.as_u64()?).ok()?;
+        let item = usize::try_from(json.get("item")?.as_u64()?).ok()?;
         let items = usize::try_from(json.get("items")?.as_u64()?).ok()?;
+        let work = json.get("work")?.as_str()?.to_string();
         let position = json.get("position")?.as_str()?.to_string();
-        (index < items).then_some(ResultRecord {
-            index,
+        (item < items).then(|| ResultRecord {
+            item,
             items,
+            work,
             position,
             json,
+            text: line.trim_end().to_string(),
         })
+    }
+
+    /// The work of this record as a message names it.
+    fn work_text(&self) -> String {
+        work_text(&self.work, self.items)
     }
 }
 
+fn work_text(work: &str, items: usize) -> String {
+    format!("'{work}' over {items} items")
+}
+
 /// Reads a file of result records. A last line without its newline (a process killed while
-/// writing it) is left out, and its length in bytes is given so that a writer can cut it.
+/// writing it) is left out, and the length of the complete lines in bytes is given so that a
+/// writer can cut the rest.
 fn read_records(path: &Path) -> Result<(Vec<ResultRecord>, u64), ResultsError> {
     let io_error = |source| ResultsError::Io {
         path: path.to_path_buf(),
@@ -241,19 +281,42 @@ fn read_records(path: &Path) -> Result<(Vec<ResultRecord>, u64), ResultsError> {
     Ok((records, complete))
 }
 
+/// One line of a result file: the command's row and the record's own fields after it.
+#[derive(Serialize)]
+struct Line<'a, R: Serialize> {
+    #[serde(flatten)]
+    row: &'a R,
+    item: usize,
+    items: usize,
+    work: &'a str,
+    position: &'a str,
+}
+
 /// The results of a shard as it runs: a file of JSON lines, one record per finished work item,
 /// appended and flushed as each finishes. Opening an existing file resumes it: its records
 /// count as done, and a last line cut by a kill is removed.
+///
+/// A record is the command's own row (its `--json` line) followed by `item` (from 0, the
+/// ordinal `--shard` splits by), `items` (the work's size), `work` (the settings that make the
+/// result) and `position` (the item's board string).
 #[derive(Debug)]
 pub struct ResultLog {
     path: PathBuf,
     file: File,
+    work: String,
+    items: usize,
     done: BTreeMap<usize, ResultRecord>,
 }
 
 impl ResultLog {
-    /// Opens (or creates) the file at `path`.
-    pub fn open(path: impl AsRef<Path>) -> Result<ResultLog, ResultsError> {
+    /// Opens (or creates) the file at `path` for the results of `items` work items made with
+    /// the settings `work`; a file holding results of other settings or another work size is
+    /// refused, and left as it was.
+    pub fn open(
+        path: impl AsRef<Path>,
+        work: &str,
+        items: usize,
+    ) -> Result<ResultLog, ResultsError> {
         let path = path.as_ref().to_path_buf();
         let io_error = |source| ResultsError::Io {
             path: path.clone(),
@@ -267,6 +330,13 @@ impl ResultLog {
             .open(&path)
             .map_err(io_error)?;
         let (records, complete) = read_records(&path)?;
+        if let Some(other) = records.iter().find(|r| r.work != work || r.items != items) {
+            return Err(ResultsError::OtherSettings {
+                path,
+                found: other.work_text(),
+                expected: work_text(work, items),
+            });
+        }
         let length = file.metadata().map_err(io_error)?.len();
         if length > complete {
             log::warn!(
@@ -277,8 +347,19 @@ impl ResultLog {
             file.set_len(complete).map_err(io_error)?;
         }
         file.seek(SeekFrom::End(0)).map_err(io_error)?;
-        let done = records.into_iter().map(|r| (r.index, r)).collect();
-        Ok(ResultLog { path, file, done })
+        let done = records.into_iter().map(|r| (r.item, r)).collect();
+        Ok(ResultLog {
+            path,
+            file,
+            work: work.to_string(),
+            items,
+            done,
+        })
+    }
+
+    /// The file.
+    pub fn path(&self) -> &Path {
+        &self.path
     }
 
     /// How many items the file already holds.
@@ -286,17 +367,17 @@ impl ResultLog {
         self.done.len()
     }
 
-    /// The record of item `index` if it is finished; an error if the file holds another
-    /// position for it (the file belongs to other work).
+    /// The record of item `item` if it is finished; an error if the file holds another
+    /// position for it (the file belongs to another input).
     pub fn finished(
         &self,
-        index: usize,
+        item: usize,
         position: &str,
     ) -> Result<Option<&ResultRecord>, ResultsError> {
-        match self.done.get(&index) {
+        match self.done.get(&item) {
             Some(record) if record.position != position => Err(ResultsError::OtherWork {
                 path: self.path.clone(),
-                index,
+                item,
                 found: record.position.clone(),
                 expected: position.to_string(),
             }),
@@ -304,14 +385,32 @@ impl ResultLog {
         }
     }
 
-    /// Appends the record of a finished item (which must serialise to a JSON object with
-    /// `index`, `items` and `position`) and flushes it.
-    pub fn append(&mut self, record: &impl Serialize) -> Result<(), ResultsError> {
+    /// Appends the record of finished item `item` (from 0, below the work's size), whose
+    /// position is `position`: `row`, which must serialise to a JSON object without the
+    /// record's own fields ([`RECORD_FIELDS`]), then those fields. Flushed at once.
+    pub fn append(
+        &mut self,
+        item: usize,
+        position: &str,
+        row: &impl Serialize,
+    ) -> Result<(), ResultsError> {
         let io_error = |source| ResultsError::Io {
             path: self.path.clone(),
             source,
         };
-        let mut line = serde_json::to_string(record).map_err(|e| io_error(e.into()))?;
+        match serde_json::to_value(row) {
+            Ok(Value::Object(fields)) if RECORD_FIELDS.iter().all(|f| !fields.contains_key(*f)) => {
+            }
+            _ => return Err(ResultsError::BadRow),
+        }
+        let mut line = serde_json::to_string(&Line {
+            row,
+            item,
+            items: self.items,
+            work: &self.work,
+            position,
+        })
+        .map_err(|e| io_error(e.into()))?;
         let parsed = ResultRecord::parse(&line).ok_or_else(|| ResultsError::NotARecord {
             path: self.path.clone(),
             line: self.done.len() + 1,
@@ -319,7 +418,7 @@ impl ResultLog {
         line.push('\n');
         self.file.write_all(line.as_bytes()).map_err(io_error)?;
         self.file.flush().map_err(io_error)?;
-        self.done.insert(parsed.index, parsed);
+        self.done.insert(parsed.item, parsed);
         Ok(())
     }
 }
@@ -331,48 +430,66 @@ pub struct Merged {
     pub records: Vec<ResultRecord>,
     /// The work's size.
     pub items: usize,
-    /// Items found in more than one file (kept once).
+    /// Records of items found in an earlier file too (kept once).
     pub duplicates: usize,
 }
 
+impl Merged {
+    /// Writes the records as JSON lines, each as its shard wrote it.
+    pub fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
+        for record in &self.records {
+            writeln!(out, "{}", record.text)?;
+        }
+        Ok(())
+    }
+}
+
 /// Merges result files (from `--shard` runs, in any order; a shard run twice counts once).
-/// Files that disagree on an item's position or on the work's size are refused; missing items
-/// are an error unless `partial`. Where an item was run twice, the record of the file named
-/// first is kept (records of one item differ only in times, and node counts on several threads).
+/// Files that disagree on an item's position, on the work's size or on its settings are
+/// refused; missing items are an error unless `partial`. Where an item was run twice, the
+/// record of the file named first is kept (on one thread, records of one item differ only in
+/// `time_ms`).
 pub fn merge_results(paths: &[PathBuf], partial: bool) -> Result<Merged, ResultsError> {
-    let mut by_index: BTreeMap<usize, (ResultRecord, usize)> = BTreeMap::new();
-    let mut items: Option<(usize, usize)> = None;
+    let mut by_item: BTreeMap<usize, (ResultRecord, usize)> = BTreeMap::new();
+    // The first record read, and its file: every other must have its size and settings.
+    let mut first: Option<(ResultRecord, usize)> = None;
     let mut duplicates = 0;
     for (file, path) in paths.iter().enumerate() {
         let (records, _) = read_records(path)?;
         for record in records {
-            let disagree = |other: usize| ResultsError::Disagree {
+            let disagree = |other: usize, what| ResultsError::Disagree {
                 first: paths[other].clone(),
                 second: path.clone(),
-                index: record.index,
+                item: record.item,
+                what,
             };
-            match items {
-                Some((n, other)) if n != record.items => return Err(disagree(other)),
-                None => items = Some((record.items, file)),
-                _ => {}
+            match &first {
+                Some((f, other)) if f.items != record.items => {
+                    return Err(disagree(*other, "the number of items"));
+                }
+                Some((f, other)) if f.work != record.work => {
+                    return Err(disagree(*other, "the settings"));
+                }
+                Some(_) => {}
+                None => first = Some((record.clone(), file)),
             }
-            match by_index.get(&record.index) {
+            match by_item.get(&record.item) {
                 Some((kept, other)) => {
                     if kept.position != record.position {
-                        return Err(disagree(*other));
+                        return Err(disagree(*other, "the position"));
                     }
                     duplicates += 1;
                 }
                 None => {
-                    by_index.insert(record.index, (record, file));
+                    by_item.insert(record.item, (record, file));
                 }
             }
         }
     }
-    let items = items.map_or(0, |(n, _)| n);
-    let missing = items - by_index.len();
+    let items = first.map_or(0, |(r, _)| r.items);
+    let missing = items - by_item.len();
     if missing > 0 && !partial {
-        let first = (0..items).find(|i| !by_index.contains_key(i)).unwrap_or(0);
+        let first = (0..items).find(|i| !by_item.contains_key(i)).unwrap_or(0);
         return Err(ResultsError::Missing {
             missing,
             items,
@@ -380,7 +497,7 @@ pub fn merge_results(paths: &[PathBuf], partial: bool) -> Result<Merged, Results
         });
     }
     Ok(Merged {
-        records: by_index.into_values().map(|(r, _)| r).collect(),
+        records: by_item.into_values().map(|(r, _)| r).collect(),
         items,
         duplicates,
     })
@@ -396,8 +513,14 @@ mod tests {
         dir
     }
 
-    fn record(index: usize, items: usize, position: &str, score: i32) -> Value {
-        serde_json::json!({"index": index, "items": items, "position": position, "score": score})
+    /// A record as a shard writes it: a row (`index` from 1, `score`) and the record's fields.
+    fn record(item: usize, items: usize, work: &str, position: &str, score: i32) -> Value {
+        serde_json::json!({"index": item + 1, "score": score, "item": item, "items": items,
+            "work": work, "position": position})
+    }
+
+    fn row(item: usize, score: i32) -> Value {
+        serde_json::json!({"index": item + 1, "score": score})
     }
 
     #[test]
@@ -405,33 +528,58 @@ mod tests {
         let dir = scratch("resume");
         let path = dir.join("shard.jsonl");
         let _ = std::fs::remove_file(&path);
-        let mut log = ResultLog::open(&path).unwrap();
-        log.append(&record(0, 3, "a", 5)).unwrap();
-        log.append(&record(2, 3, "c", -4)).unwrap();
+        let mut log = ResultLog::open(&path, "solve exact", 3).unwrap();
+        log.append(0, "a", &row(0, 5)).unwrap();
+        log.append(2, "c", &row(2, -4)).unwrap();
         drop(log);
+        let written = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(
+            written.lines().next(),
+            Some(r#"{"index":1,"score":5,"item":0,"items":3,"work":"solve exact","position":"a"}"#)
+        );
         // A kill in the middle of the third record.
         let mut file = OpenOptions::new().append(true).open(&path).unwrap();
-        file.write_all(b"{\"index\":1,\"ite").unwrap();
+        file.write_all(b"{\"index\":2,\"sco").unwrap();
         drop(file);
-        let mut log = ResultLog::open(&path).unwrap();
+        // Other settings or another size: refused, and the file is left as it was.
+        for (work, items) in [("solve wld", 3), ("solve exact", 4)] {
+            assert!(matches!(
+                ResultLog::open(&path, work, items),
+                Err(ResultsError::OtherSettings { .. })
+            ));
+        }
+        assert!(std::fs::read_to_string(&path).unwrap().ends_with("\"sco"));
+        let mut log = ResultLog::open(&path, "solve exact", 3).unwrap();
         assert_eq!(log.done_count(), 2);
         assert_eq!(log.finished(0, "a").unwrap().unwrap().json["score"], 5);
         assert!(log.finished(1, "b").unwrap().is_none());
         assert!(matches!(
             log.finished(2, "x"),
-            Err(ResultsError::OtherWork { index: 2, .. })
+            Err(ResultsError::OtherWork { item: 2, .. })
         ));
-        log.append(&record(1, 3, "b", 0)).unwrap();
+        log.append(1, "b", &row(1, 0)).unwrap();
         drop(log);
         let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.starts_with(&written), "{text}");
         assert_eq!(text.lines().count(), 3);
-        assert!(text.ends_with("\"score\":0}\n"), "{text}");
-        // Not a record: refused, never appended.
-        let mut log = ResultLog::open(&path).unwrap();
-        assert!(log.append(&serde_json::json!({"score": 1})).is_err());
+        assert!(text.ends_with("\"position\":\"b\"}\n"), "{text}");
+        // Not a row, or a row with a record's field: refused, never appended.
+        let mut log = ResultLog::open(&path, "solve exact", 3).unwrap();
+        assert!(matches!(
+            log.append(1, "b", &serde_json::json!(1)),
+            Err(ResultsError::BadRow)
+        ));
+        assert!(matches!(
+            log.append(1, "b", &serde_json::json!({"item": 2})),
+            Err(ResultsError::BadRow)
+        ));
+        // An item beyond the work.
+        assert!(log.append(3, "d", &row(3, 0)).is_err());
+        drop(log);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
         std::fs::write(&path, "garbage\n{}\n").unwrap();
         assert!(matches!(
-            ResultLog::open(&path),
+            ResultLog::open(&path, "solve exact", 3),
             Err(ResultsError::NotARecord { line: 1, .. })
         ));
         std::fs::remove_dir_all(&dir).unwrap();
@@ -446,10 +594,12 @@ mod tests {
             std::fs::write(&path, text).unwrap();
             path
         };
-        let a = write("a", &[record(0, 4, "p0", 1), record(2, 4, "p2", 3)]);
-        let b = write("b", &[record(3, 4, "p3", 4), record(1, 4, "p1", 2)]);
-        let again = write("again", &[record(1, 4, "p1", 2)]);
-        let merged = merge_results(&[b.clone(), a.clone(), again.clone()], false).unwrap();
+        let w = "solve exact";
+        let a = write("a", &[record(0, 4, w, "p0", 1), record(2, 4, w, "p2", 3)]);
+        let b = write("b", &[record(3, 4, w, "p3", 4), record(1, 4, w, "p1", 2)]);
+        let again = write("again", &[record(1, 4, w, "p1", 2)]);
+        let empty = write("empty", &[]);
+        let merged = merge_results(&[b.clone(), empty, a.clone(), again.clone()], false).unwrap();
         let scores: Vec<_> = merged
             .records
             .iter()
@@ -457,6 +607,13 @@ mod tests {
             .collect();
         assert_eq!(scores, [1, 2, 3, 4]);
         assert_eq!((merged.items, merged.duplicates), (4, 1));
+        // Written back line for line.
+        let mut out = Vec::new();
+        merged.write_to(&mut out).unwrap();
+        let lines: Vec<String> = [0, 1, 2, 3]
+            .map(|i| format!("{}\n", record(i, 4, w, &format!("p{i}"), i as i32 + 1)))
+            .into();
+        assert_eq!(String::from_utf8(out).unwrap(), lines.concat());
         assert!(matches!(
             merge_results(std::slice::from_ref(&a), false),
             Err(ResultsError::Missing {
@@ -465,16 +622,32 @@ mod tests {
                 first: 1
             })
         ));
-        assert_eq!(merge_results(std::slice::from_ref(&a), true).unwrap().records.len(), 2);
-        let other = write("other", &[record(1, 4, "q1", 2)]);
+        let partial = merge_results(std::slice::from_ref(&a), true).unwrap();
+        assert_eq!((partial.records.len(), partial.items), (2, 4));
+        let other = write("other", &[record(1, 4, w, "q1", 2)]);
         assert!(matches!(
             merge_results(&[a.clone(), b.clone(), other], false),
-            Err(ResultsError::Disagree { index: 1, .. })
+            Err(ResultsError::Disagree {
+                item: 1,
+                what: "the position",
+                ..
+            })
         ));
-        let bigger = write("bigger", &[record(1, 5, "p1", 2)]);
+        let bigger = write("bigger", &[record(1, 5, w, "p1", 2)]);
         assert!(matches!(
-            merge_results(&[a, bigger], false),
-            Err(ResultsError::Disagree { .. })
+            merge_results(&[a.clone(), bigger], false),
+            Err(ResultsError::Disagree {
+                what: "the number of items",
+                ..
+            })
+        ));
+        let wld = write("wld", &[record(1, 4, "solve wld", "p1", 2)]);
+        assert!(matches!(
+            merge_results(&[a, wld], false),
+            Err(ResultsError::Disagree {
+                what: "the settings",
+                ..
+            })
         ));
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -192,9 +192,18 @@ impl Engine {
         };
     }
 
-    /// Forgets everything learned in the hash table.
+    /// Forgets everything learned in the hash table, and in each search thread's own table of
+    /// the endgame's deep nodes: a search after it counts the nodes it would count first thing
+    /// in a new process.
     pub fn clear_hash(&self) {
         self.tt.clear();
+        self.clear_thread_tables();
+    }
+
+    /// Empties the endgame's per-thread tables on every search thread.
+    fn clear_thread_tables(&self) {
+        self.pool
+            .broadcast(|_| crate::search::endgame::clear_thread_table());
     }
 
     /// Begins a new stop generation and returns its handle: the searches from now until the
@@ -322,8 +331,9 @@ impl Engine {
         }
     }
 
-    /// Solves `state` under `rules` exactly (or win/loss/draw), whatever the game: from an
-    /// empty hash table, so that one thread's node counts are reproducible. Stopped with the
+    /// Solves `state` under `rules` exactly (or win/loss/draw), whatever the game: from empty
+    /// hash tables (the shared one and each thread's own), so that one thread's node counts do
+    /// not depend on what the engine solved before. Stopped with the
     /// current stop generation.
     pub fn solve(
         &mut self,
@@ -333,6 +343,7 @@ impl Engine {
     ) -> Result<SolveReport, Stopped> {
         let (tt, evaluator, stop) = (&self.tt, &self.evaluator, &*self.stop);
         self.pool.install(|| tt.clear());
+        self.clear_thread_tables();
         let start = Instant::now();
         let solution = self
             .pool

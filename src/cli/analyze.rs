@@ -6,8 +6,8 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::args::{
-    CliError, EvalArg, RulesArgs, SearchArgs, positions_bar, problem_state, problem_text, pv_text,
-    rate, seconds_arg, table_header,
+    BatchArgs, CliError, EvalArg, RulesArgs, SearchArgs, positions_bar, problem_positions,
+    problem_state, problem_text, pv_text, rate, seconds_arg, table_header,
 };
 use crate::board::{Rules, State};
 use crate::engine::{Engine, EngineOptions, SearchRequest};
@@ -67,6 +67,9 @@ pub struct AnalyzeArgs {
     /// The rule set (without a file, a variant's start position is searched).
     #[command(flatten)]
     pub rules: RulesArgs,
+    /// A shard of the positions, and a file of results.
+    #[command(flatten)]
+    pub batch: BatchArgs,
 }
 
 /// Searches every position of a file (or the built-in suite) to a depth or for a time.
@@ -104,13 +107,24 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
     })?;
     engine.set_evaluator(eval);
     let problems = read_problems(&text, rules);
-    let progress = positions_bar(problems.len());
+    let positions = problem_positions(&problems, rules_args);
+    let limit = match (depth, time) {
+        (Some(d), _) => format!("depth {d}"),
+        (None, t) => format!("time {}", t.unwrap_or_default()),
+    };
+    let eval_name = args.eval.eval.as_deref().unwrap_or("embedded");
+    let work = format!("analyze {limit} selectivity {selectivity} eval {eval_name} {rules}");
+    let mut shard = args.batch.start(&work, &positions)?;
+    let progress = positions_bar(shard.count());
     let mut out = std::io::stdout().lock();
     if !json {
         table_header(&mut out, "depth")?;
     }
     let (mut bad_lines, mut total_nodes, mut total_secs) = (0, 0u64, 0.0);
     for (ordinal, problem) in problems.iter().enumerate() {
+        if !shard.runs(ordinal) {
+            continue;
+        }
         if let Some(bar) = &progress {
             bar.inc(1);
         }
@@ -141,20 +155,23 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
             Some(m) if depth != Some(0) => m.to_string(),
             _ => "--".to_string(),
         };
+        let row = JsonRow {
+            index,
+            line: problem.line,
+            empties,
+            best_move: best_move.clone(),
+            score: result.score,
+            depth: result.depth,
+            selectivity: result.selectivity,
+            bound: bound_name(result.bound),
+            nodes: result.nodes,
+            time_ms: (result.time.as_secs_f64() * 1e6).round() / 1e3,
+            pv: result.pv.iter().map(|m| m.to_string()).collect(),
+        };
+        if let Some(position) = &positions[ordinal] {
+            shard.record(ordinal, position, &row)?;
+        }
         if json {
-            let row = JsonRow {
-                index,
-                line: problem.line,
-                empties,
-                best_move,
-                score: result.score,
-                depth: result.depth,
-                selectivity: result.selectivity,
-                bound: bound_name(result.bound),
-                nodes: result.nodes,
-                time_ms: (result.time.as_secs_f64() * 1e6).round() / 1e3,
-                pv: result.pv.iter().map(|m| m.to_string()).collect(),
-            };
             writeln!(out, "{}", serde_json::to_string(&row)?)?;
         } else {
             writeln!(

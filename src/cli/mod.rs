@@ -10,6 +10,7 @@ pub mod bench;
 pub mod book;
 pub mod games;
 pub mod matches;
+pub mod merge;
 pub mod perft;
 pub mod probcut_fit;
 pub mod protocol;
@@ -65,6 +66,9 @@ pub enum Command {
     /// Play a round robin between two or more engines: every pair plays --rounds rounds of two
     /// games (colours swapped) as in `match`; standings by points, then Brightwell quotient.
     Tournament(tournament::TournamentArgs),
+    /// Merge the result files of `solve` or `analyze --shard I/N --out FILE` into one, every
+    /// position once in the input's order (see docs/batch.md).
+    Merge(merge::MergeArgs),
     /// Opening books: build, deepen, learn, info, probe, export, import (see docs/manual.md).
     #[command(subcommand)]
     Book(book::BookCommand),
@@ -89,6 +93,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Train(args) => train::run(&args),
         Command::Match(args) => matches::run(&args),
         Command::Tournament(args) => tournament::run(&args),
+        Command::Merge(args) => merge::run(&args),
         Command::Book(command) => book::run(command),
         Command::Show(args) => show::run(&args),
     }

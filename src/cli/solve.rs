@@ -5,8 +5,8 @@ use std::io::Write;
 use serde::Serialize;
 
 use super::args::{
-    CliError, RulesArgs, SearchArgs, positions_bar, problem_state, problem_text, pv_text, rate,
-    table_header,
+    BatchArgs, CliError, RulesArgs, SearchArgs, positions_bar, problem_positions, problem_state,
+    problem_text, pv_text, rate, table_header,
 };
 use crate::engine::{Engine, EngineOptions};
 use crate::search::endgame::SolveMode;
@@ -57,6 +57,9 @@ pub struct SolveArgs {
     /// The rule set (without a file, a variant's start position is solved).
     #[command(flatten)]
     pub rules: RulesArgs,
+    /// A shard of the positions, and a file of results.
+    #[command(flatten)]
+    pub batch: BatchArgs,
 }
 
 /// Solves a file, stdin (`-`) or the built-in suite.
@@ -96,18 +99,29 @@ pub fn run(args: &SolveArgs) -> Result<(), CliError> {
             }
         }
     }
-    let mut failures = 0usize;
+    let positions = problem_positions(&problems, rules_args);
+    let work = format!("solve {} {rules}", if wld { "wld" } else { "exact" });
+    let mut shard = args.batch.start(&work, &positions)?;
+    // A position done before that disagreed with its annotation still fails the run.
+    let mut failures = shard
+        .done
+        .iter()
+        .filter(|r| r.get("ok") == Some(&serde_json::Value::Bool(false)))
+        .count();
     let mut bad_lines = 0usize;
     let mut checked = 0usize;
     let mut solved = 0usize;
     let mut total_nodes = 0u64;
     let mut total_secs = 0.0f64;
-    let progress = positions_bar(problems.len());
+    let progress = positions_bar(shard.count());
     let mut out = std::io::stdout().lock();
     if !json {
         table_header(&mut out, "expected")?;
     }
     for (ordinal, problem) in problems.iter().enumerate() {
+        if !shard.runs(ordinal) {
+            continue;
+        }
         let index = ordinal + first_index;
         let (problem, rules, state) = match problem_state(problem, rules_args) {
             Ok(p) => p,
@@ -139,20 +153,23 @@ pub fn run(args: &SolveArgs) -> Result<(), CliError> {
             .pv
             .first()
             .map_or("--".to_string(), |m| m.to_string());
+        let row = JsonRow {
+            index,
+            line: problem.line,
+            empties,
+            best_move: best_move.clone(),
+            score: solution.score,
+            nodes: solution.nodes,
+            time_ms: (secs * 1e6).round() / 1e3,
+            pv: solution.pv.iter().map(|m| m.to_string()).collect(),
+            expected_score: expected,
+            ok,
+            mode: if wld { "wld" } else { "exact" },
+        };
+        if let Some(position) = &positions[ordinal] {
+            shard.record(ordinal, position, &row)?;
+        }
         if json {
-            let row = JsonRow {
-                index,
-                line: problem.line,
-                empties,
-                best_move,
-                score: solution.score,
-                nodes: solution.nodes,
-                time_ms: (secs * 1e6).round() / 1e3,
-                pv: solution.pv.iter().map(|m| m.to_string()).collect(),
-                expected_score: expected,
-                ok,
-                mode: if wld { "wld" } else { "exact" },
-            };
             writeln!(out, "{}", serde_json::to_string(&row)?)?;
         } else {
             let expected_text = match (expected, ok) {

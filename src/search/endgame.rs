@@ -75,6 +75,14 @@ thread_local! {
         .collect();
 }
 
+/// Empties this thread's own table. Its entries stay true from one search to the next, but
+/// they change the node counts of a later search: a run that must be reproducible item by item
+/// (`iago solve --shard`, whichever shard takes the item) starts every item from empty tables
+/// ([`crate::engine::Engine::clear_hash`]).
+pub(crate) fn clear_thread_table() {
+    LOCAL_TT.with(|t| t.iter().for_each(|e| e.set(LocalEntry::default())));
+}
+
 /// The slot of `(p, o)` with `n` empties (SHALLOW_MAX < n < SHARED_TT_MIN_EMPTIES) in a
 /// thread's own table.
 #[inline]
