@@ -500,7 +500,29 @@ fn game_labels(
     progress: &mut dyn FnMut(&str),
     solved: &mut dyn FnMut(&SolvedCache),
 ) -> Vec<Vec<Option<i32>>> {
-    let mut anchors: Vec<Vec<Anchor>> = games
+    let mut anchors = first_anchors(games);
+    for (round, &depth) in check_depths(options).iter().enumerate() {
+        let wanted = to_check(games, &anchors, round, depth, options);
+        let boards: Vec<Board> = wanted.iter().map(|&(_, _, p)| p.board).collect();
+        let what = format!("solving at {depth} empties");
+        let scores = solve_all(&boards, cache, &what, progress, solved);
+        add_anchors(&mut anchors, &wanted, &scores);
+        progress(&format!(
+            "game values checked at {depth} empties: {} positions",
+            wanted.len()
+        ));
+    }
+    games
+        .par_iter()
+        .zip(&anchors)
+        .map(|(g, anchors)| labels_of(&path(&g.game), anchors, options.solve_max_empties))
+        .collect()
+}
+
+/// The anchors every game has before anything is solved: its value (WTHOR's exact at its depth,
+/// Logistello's assumed at 24 empties) and the end of a finished game.
+fn first_anchors(games: &[LabelledGame]) -> Vec<Vec<Anchor>> {
+    games
         .par_iter()
         .map(|g| {
             let path = path(&g.game);
@@ -528,7 +550,12 @@ fn game_labels(
             }
             anchors
         })
-        .collect();
+        .collect()
+}
+
+/// The depths (empties) at which [`game_labels`] solves, one round each: the solver's range,
+/// then each check depth, highest first.
+fn check_depths(options: &TrainOptions) -> Vec<u32> {
     let mut depths = vec![options.solve_max_empties];
     let mut checks: Vec<u32> = options
         .check_empties
@@ -538,63 +565,66 @@ fn game_labels(
         .collect();
     checks.sort_unstable_by(|a, b| b.cmp(a));
     depths.extend(checks);
-    for (round, &depth) in depths.iter().enumerate() {
-        // (game, ply, position) to solve: every game's first position in the solver's range,
-        // then the positions at a check depth of the games that still have unlabelled plies.
-        let wanted: Vec<(usize, usize, Position)> = games
-            .par_iter()
-            .zip(&anchors)
-            .enumerate()
-            .filter_map(|(i, (g, anchors))| {
-                let path = path(&g.game);
-                if round > 0 {
-                    let labels = labels_of(&path, anchors, options.solve_max_empties);
-                    let top = anchors.first()?.ply;
-                    let complete = labels[top..].iter().zip(&path[top..]).all(|(label, p)| {
-                        label.is_some()
-                            || p.board.empty_count() <= options.solve_max_empties
-                            || p.board.is_game_over()
-                    });
-                    if complete {
-                        return None;
-                    }
-                }
-                let ply = first_within(&path, depth)?;
-                anchors
-                    .iter()
-                    .all(|a| a.ply != ply)
-                    .then_some((i, ply, path[ply]))
-            })
-            .collect();
-        let boards: Vec<Board> = wanted.iter().map(|&(_, _, p)| p.board).collect();
-        let what = format!("solving at {depth} empties");
-        let scores = solve_all(&boards, cache, &what, progress, solved);
-        for (&(i, ply, position), score) in wanted.iter().zip(scores) {
-            let black = if position.to_move == Color::Black {
-                score
-            } else {
-                -score
-            };
-            let at = anchors[i].partition_point(|a| a.ply < ply);
-            anchors[i].insert(
-                at,
-                Anchor {
-                    ply,
-                    black,
-                    exact: true,
-                },
-            );
-        }
-        progress(&format!(
-            "game values checked at {depth} empties: {} positions",
-            wanted.len()
-        ));
-    }
+    depths
+}
+
+/// The `(game, ply, position)`s that round `round` of [`game_labels`] solves, at `depth`
+/// empties, in the order of the games: in the first round every game's first position in the
+/// solver's range, in the later ones the position at the check depth of each game that still
+/// has unlabelled plies (which depends on the scores of the rounds before, in `anchors`).
+fn to_check(
+    games: &[LabelledGame],
+    anchors: &[Vec<Anchor>],
+    round: usize,
+    depth: u32,
+    options: &TrainOptions,
+) -> Vec<(usize, usize, Position)> {
     games
         .par_iter()
-        .zip(&anchors)
-        .map(|(g, anchors)| labels_of(&path(&g.game), anchors, options.solve_max_empties))
+        .zip(anchors)
+        .enumerate()
+        .filter_map(|(i, (g, anchors))| {
+            let path = path(&g.game);
+            if round > 0 {
+                let labels = labels_of(&path, anchors, options.solve_max_empties);
+                let top = anchors.first()?.ply;
+                let complete = labels[top..].iter().zip(&path[top..]).all(|(label, p)| {
+                    label.is_some()
+                        || p.board.empty_count() <= options.solve_max_empties
+                        || p.board.is_game_over()
+                });
+                if complete {
+                    return None;
+                }
+            }
+            let ply = first_within(&path, depth)?;
+            anchors
+                .iter()
+                .all(|a| a.ply != ply)
+                .then_some((i, ply, path[ply]))
+        })
         .collect()
+}
+
+/// Adds the solved positions of a round (`scores`: each of `wanted`'s, for the side to move)
+/// to their games' anchors.
+fn add_anchors(anchors: &mut [Vec<Anchor>], wanted: &[(usize, usize, Position)], scores: &[i32]) {
+    for (&(i, ply, position), &score) in wanted.iter().zip(scores) {
+        let black = if position.to_move == Color::Black {
+            score
+        } else {
+            -score
+        };
+        let at = anchors[i].partition_point(|a| a.ply < ply);
+        anchors[i].insert(
+            at,
+            Anchor {
+                ply,
+                black,
+                exact: true,
+            },
+        );
+    }
 }
 
 /// The exact score of `board` for the side to move, from `known` or by the solver (then `true`).
@@ -879,6 +909,53 @@ fn select(
     }
 }
 
+/// The training and the validation positions of `games`, with their games' labels (by game,
+/// by ply: see [`game_labels`]) and, for training, the off-path children.
+fn sample_positions(
+    games: &[LabelledGame],
+    labels: &[Vec<Option<i32>>],
+    options: &TrainOptions,
+) -> (Positions, Positions) {
+    let mut training = Positions::default();
+    let mut validation = Positions::default();
+    let off_path = OffPath {
+        rate: options.off_path,
+        search_rate: options.off_path_search,
+        max_empties: options.solve_max_empties,
+        seed: options.seed,
+    };
+    for (g, labels) in games.iter().zip(labels) {
+        if g.validation {
+            validation.add(g, labels, None);
+        } else {
+            training.add(g, labels, Some(&off_path));
+        }
+    }
+    (training, validation)
+}
+
+/// The training samples of stage `st`, in a fixed order (see [`select`]).
+fn training_entries(training: &Positions, st: usize, options: &TrainOptions) -> Vec<Entry> {
+    select(training.stage(st, options.seed, None), st, options, true)
+}
+
+/// The validation samples of stage `st` (none that training holds), in a fixed order.
+fn validation_entries(
+    validation: &Positions,
+    training: &Positions,
+    st: usize,
+    options: &TrainOptions,
+) -> Vec<Entry> {
+    let mut held_out = select(
+        validation.stage(st, options.seed, Some(training)),
+        st,
+        options,
+        false,
+    );
+    held_out.truncate(options.validation_per_stage);
+    held_out
+}
+
 /// Trains the evaluation on `games`; exact scores come from and go to `cache`; `progress`
 /// receives one line per step, and `solved` the cache after each stage that solved positions.
 pub fn train(
@@ -889,22 +966,8 @@ pub fn train(
     solved: &mut dyn FnMut(&SolvedCache),
 ) -> (PatternEval, Vec<StageReport>, ExactReport) {
     let start = Instant::now();
-    let mut training = Positions::default();
-    let mut validation = Positions::default();
-    let off_path = OffPath {
-        rate: options.off_path,
-        search_rate: options.off_path_search,
-        max_empties: options.solve_max_empties,
-        seed: options.seed,
-    };
     let labels = game_labels(games, options, cache, progress, solved);
-    for (g, labels) in games.iter().zip(&labels) {
-        if g.validation {
-            validation.add(g, labels, None);
-        } else {
-            training.add(g, labels, Some(&off_path));
-        }
-    }
+    let (training, validation) = sample_positions(games, &labels, options);
     progress(&format!(
         "{} games: {} training positions, {} validation positions (before removing overlaps)",
         games.len(),
@@ -917,7 +980,7 @@ pub fn train(
     for st in 0..STAGES {
         let stage_start = Instant::now();
         let eval = PatternEval::from_weights(weights.clone());
-        let entries = select(training.stage(st, options.seed, None), st, options, true);
+        let entries = training_entries(&training, st, options);
         let known = cache.len();
         let labelled = label(&entries, options, &eval, cache);
         let samples: Vec<Sample> = labelled.par_iter().map(|(b, l, _)| sample(b, *l)).collect();
@@ -929,13 +992,7 @@ pub fn train(
         fit(&mut w, &samples, options, options.seed ^ (st as u64) << 8);
         export(&mut weights, st, &w);
         let eval = PatternEval::from_weights(weights.clone());
-        let mut held_out = select(
-            validation.stage(st, options.seed, Some(&training)),
-            st,
-            options,
-            false,
-        );
-        held_out.truncate(options.validation_per_stage);
+        let held_out = validation_entries(&validation, &training, st, options);
         let held_out = label(&held_out, options, &eval, cache);
         if cache.len() > known {
             solved(cache);
