@@ -465,7 +465,13 @@ mod tests {
                 first: 1
             })
         ));
-        assert_eq!(merge_results(std::slice::from_ref(&a), true).unwrap().records.len(), 2);
+        assert_eq!(
+            merge_results(std::slice::from_ref(&a), true)
+                .unwrap()
+                .records
+                .len(),
+            2
+        );
         let other = write("other", &[record(1, 4, "q1", 2)]);
         assert!(matches!(
             merge_results(&[a.clone(), b.clone(), other], false),
