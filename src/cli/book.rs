@@ -350,6 +350,8 @@ fn deepen_shard(
         eval.threads
     );
     let bar = progress_bar(owned as u64, "positions");
+    // A resumed shard: what the file holds is done.
+    bar.set_position(log.done_count().min(owned) as u64);
     let searched = build::evaluate_shard(&round, shard, &mut log, eval, &deepen_search, &|| {
         bar.inc(1)
     })?;
