@@ -582,3 +582,192 @@ fn train_on_a_tiny_sample_and_play_with_the_weights() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `iago train --label-only` split into three shards, in two passes (the positions of the
+/// check depth depend on every shard's scores), their files merged with `--merge-solved`: the
+/// merged file is byte-identical to the file of one process, and training from it solves
+/// nothing.
+#[test]
+fn train_labelling_split_into_shards_merges_into_the_solved_file_of_one_run() {
+    let dir = std::env::temp_dir().join(format!("iago-train-shards-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/wthor");
+    let train = |extra: &[&str]| {
+        let mut args = vec![
+            "train",
+            "--wthor",
+            data,
+            "--max-games",
+            "60",
+            "--validation-years",
+            "2023",
+            "--solve-max-empties",
+            "10",
+            "--check-empties",
+            "14",
+            "--max-solved",
+            "100",
+            "--max-labelled",
+            "100",
+            "--max-searched",
+            "100",
+            "--max-per-stage",
+            "100",
+            "--epochs",
+            "1",
+            "--threads",
+            "2",
+        ];
+        args.extend(extra);
+        iago(&args)
+    };
+    let one = path("one.solved");
+    let out = train(&["--label-only", "--solved", &one]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.starts_with("shard 0/1: ")
+            && text.contains(" solved now, 0 were in ")
+            && text.contains("\nfinished: merge"),
+        "{text}"
+    );
+    let shards: Vec<String> = (0..3).map(|i| path(&format!("s-{i}.solved"))).collect();
+    let all = path("all.solved");
+    for pass in [
+        "not finished: the positions to solve at 14 empties",
+        "finished: merge",
+    ] {
+        for (i, solved) in shards.iter().enumerate() {
+            let shard = format!("{i}/3");
+            let out = train(&["--label-only", "--shard", &shard, "--solved", solved]);
+            assert!(out.status.success(), "{}", stderr(&out));
+            assert!(stdout(&out).contains(pass), "{}", stdout(&out));
+        }
+        let mut merge = vec!["train", "--merge-solved"];
+        merge.extend(shards.iter().map(String::as_str));
+        merge.extend(["--solved", &all]);
+        let out = iago(&merge);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(stdout(&out).starts_with(&format!("wrote {all}: ")));
+        for solved in &shards {
+            std::fs::copy(&all, solved).unwrap();
+        }
+    }
+    assert!(std::fs::read(&all).unwrap() == std::fs::read(&one).unwrap());
+    let out = train(&["--solved", &all, "--out", &path("w.eval")]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let log = stderr(&out);
+    assert!(
+        log.contains("solved positions from") && !log.contains("written to"),
+        "{log}"
+    );
+    // --label-only fits nothing: an --out is refused before any work.
+    let out = train(&["--label-only", "--solved", &all, "--out", &path("x.eval")]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("'--label-only' cannot be used with '--out"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `iago book deepen`: a round split into three shards (`--shard I/3 --out FILE`) and merged
+/// (`--merge`) writes the book of one unsharded round (`--rounds 1`) byte for byte, as every
+/// position's search starts from an empty table; a shard run again resumes with nothing left,
+/// and a merge short of a shard is refused.
+#[test]
+fn book_deepen_round_split_into_shards_merges_into_the_book_of_one_round() {
+    let dir = std::env::temp_dir().join(format!("iago-deepen-shards-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let tiny = path("tiny.book");
+    let out = iago(&[
+        "book",
+        "build",
+        "--wthor",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/wthor/WTH_2022.wtb"),
+        "--max-games",
+        "100",
+        "--plies",
+        "8",
+        "--depth",
+        "3",
+        "--threads",
+        "2",
+        "--out",
+        &tiny,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let deepen = |extra: &[&str]| {
+        let mut args = vec![
+            "book",
+            "deepen",
+            &tiny,
+            "--deviation",
+            "4",
+            "--plies",
+            "12",
+            "--max-new",
+            "150",
+        ];
+        args.extend(extra);
+        iago(&args)
+    };
+    let one = path("one.book");
+    let out = deepen(&[
+        "--depth",
+        "8",
+        "--rounds",
+        "1",
+        "--threads",
+        "2",
+        "--out",
+        &one,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let results: Vec<String> = (0..3).map(|i| path(&format!("r-{i}.jsonl"))).collect();
+    for (i, file) in results.iter().enumerate() {
+        let shard = format!("{i}/3");
+        let threads = if i == 0 { "2" } else { "1" };
+        let args = [
+            "--depth",
+            "8",
+            "--threads",
+            threads,
+            "--shard",
+            &shard,
+            "--out",
+            file,
+        ];
+        let out = deepen(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(stdout(&out).is_empty());
+        if i == 1 {
+            let again = deepen(&args);
+            assert!(
+                stderr(&again).contains("shard 1/3: 0 positions searched"),
+                "{}",
+                stderr(&again)
+            );
+        }
+    }
+    let merged = path("merged.book");
+    let merge = |files: &[String]| {
+        let mut args = vec!["--merge"];
+        args.extend(files.iter().map(String::as_str));
+        args.extend(["--out", &merged]);
+        deepen(&args)
+    };
+    let out = merge(&results[..2]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("positions have no result") && stderr(&out).lines().count() == 1,
+        "{}",
+        stderr(&out)
+    );
+    assert!(!std::path::Path::new(&merged).exists());
+    let out = merge(&results);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let book = std::fs::read(&merged).unwrap();
+    assert!(book == std::fs::read(&one).unwrap());
+    assert!(book != std::fs::read(&tiny).unwrap());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

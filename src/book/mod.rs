@@ -524,6 +524,7 @@ mod tests {
             deviation: 64,
             plies: 3,
             max_new: 1_000,
+            rounds: usize::MAX,
         };
         let eval = build::EvalOptions {
             depth: 2,
@@ -548,6 +549,86 @@ mod tests {
             build::deepen(&mut book, &options, &eval, &|| MobilitySearch, &|_| {}),
             0
         );
+    }
+
+    /// A round split into three shards (results as JSON lines, one shard cut short and
+    /// resumed) and merged gives the book of one unsharded round; the results of another
+    /// round, or of too few shards, are refused.
+    #[test]
+    fn a_round_split_into_shards_merges_into_the_book_of_one_round() {
+        use crate::batch::{ResultLog, ResultsError, Shard, merge_results};
+        let options = build::DeepenOptions {
+            deviation: 64,
+            plies: 3,
+            max_new: 1_000,
+            rounds: 1,
+        };
+        let eval = build::EvalOptions {
+            depth: 2,
+            threads: 2,
+        };
+        let mut one = small_book();
+        let added = build::deepen(&mut one, &options, &eval, &|| MobilitySearch, &|_| {});
+        // Each process computes the round from the book itself.
+        let round_of = |options: &build::DeepenOptions| {
+            let mut book = small_book();
+            book.negamax();
+            let round = build::begin_round(&mut book, options, options.max_new);
+            (book, round.expect("positions to add"))
+        };
+        let (_, round) = round_of(&options);
+        assert_eq!(round.new, added);
+        assert!(round.work.len() > round.new, "parents searched again");
+        let dir = std::env::temp_dir().join(format!("iago-book-round-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let paths: Vec<std::path::PathBuf> = (0..3)
+            .map(|i| dir.join(format!("round-{i}.jsonl")))
+            .collect();
+        let shard_run = |i: u32| {
+            let shard = Shard::new(i, 3).unwrap();
+            let (_, round) = round_of(&options);
+            let mut log = ResultLog::open(&paths[i as usize], "deepen", round.work.len()).unwrap();
+            build::evaluate_shard(&round, shard, &mut log, &eval, &|| MobilitySearch, &|| {})
+                .unwrap()
+        };
+        for i in 0..3 {
+            let _ = std::fs::remove_file(&paths[i as usize]);
+            let owned = (0..round.work.len()).filter(|k| k % 3 == i as usize);
+            assert_eq!(shard_run(i), owned.count());
+            assert_eq!(shard_run(i), 0, "resumed: nothing left");
+        }
+        // Shard 1 killed while writing its last record: the resumed run searches it again.
+        let text = std::fs::read_to_string(&paths[1]).unwrap();
+        let cut = text.trim_end().rfind('\n').map_or(0, |n| n + 1) + 10;
+        std::fs::write(&paths[1], &text[..cut]).unwrap();
+        assert_eq!(shard_run(1), 1);
+        assert_eq!(std::fs::read_to_string(&paths[1]).unwrap(), text);
+        // Too few shards: refused.
+        assert!(matches!(
+            merge_results(&paths[..2], false),
+            Err(ResultsError::Missing { .. })
+        ));
+        let merged = merge_results(&paths, false).unwrap();
+        let (mut book, round) = round_of(&options);
+        let leaves = build::round_leaves(&round, &merged).unwrap();
+        build::finish_round(&mut book, leaves);
+        assert_eq!(book.to_text(), one.to_text());
+        assert!(book.to_bytes().0 == one.to_bytes().0);
+        // The round of other options (or of another book) is refused.
+        let (_, other) = round_of(&build::DeepenOptions {
+            deviation: 1,
+            ..options
+        });
+        assert_ne!(other, round);
+        let refused = build::round_leaves(&other, &merged);
+        assert!(
+            matches!(
+                refused,
+                Err(build::RoundError::OtherRound { .. } | build::RoundError::OtherPosition { .. })
+            ),
+            "{refused:?}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

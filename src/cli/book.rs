@@ -6,7 +6,9 @@ use std::time::Instant;
 use clap::Subcommand;
 
 use super::args::{CliError, ThreadsArg, check_output_dir, read_archives};
-use crate::board::{Board, Game, Position, Rules, parse_position};
+use super::games::count_arg;
+use crate::batch::{ResultLog, ResultsError, Shard, merge_results};
+use crate::board::{Board, Game, Move, Position, Rules, parse_position};
 use crate::book::build::{DeepenOptions, EvalOptions};
 use crate::book::{Book, EXACT_LEVEL, build};
 
@@ -42,11 +44,13 @@ pub enum BookCommand {
         threads: ThreadsArg,
     },
     /// Extend the best lines and every line within DEVIATION discs of them (as Edax's `book
-    /// deviate`), then negamax.
+    /// deviate`), then negamax; round after round, or one round split into shards (--shard)
+    /// whose results --merge puts into the book.
     Deepen {
         /// The book to extend.
         file: String,
-        /// Where to write it (default: over FILE).
+        /// Where to write the book (default: over FILE); with --shard, where to write the
+        /// shard's results (JSON lines, required; resumed when the file exists).
         #[arg(long, value_name = "FILE")]
         out: Option<String>,
         /// Follow every move within this many discs of the best.
@@ -55,12 +59,26 @@ pub enum BookCommand {
         /// Add no position beyond this many plies.
         #[arg(long, default_value_t = 20, value_name = "N")]
         plies: u32,
-        /// Stop after adding this many positions.
+        /// Stop after adding this many positions (with --shard or --merge: in the round).
         #[arg(long, default_value_t = 10_000, value_name = "N")]
         max_new: usize,
         /// Search depth of each new position.
         #[arg(long, default_value_t = 10, value_name = "D")]
         depth: u32,
+        /// Stop after this many rounds (default: when nothing is left or --max-new positions
+        /// were added).
+        #[arg(long, value_name = "N", value_parser = count_arg, conflicts_with_all = ["shard", "merge"])]
+        rounds: Option<usize>,
+        /// Search shard I of N (0 <= I < N) of one round: every N-th of the positions that
+        /// every shard computes alike from FILE and --deviation, --plies, --max-new (pass them
+        /// the same ones); the results go to --out. Then --merge them.
+        #[arg(long, value_name = "I/N", requires = "out", conflicts_with = "merge")]
+        shard: Option<Shard>,
+        /// Finish the round of the shards whose results these files hold (every position
+        /// once, computed from FILE with the same options): their values go into the book,
+        /// which is negamaxed and written to --out (default: over FILE). Searches nothing.
+        #[arg(long, value_name = "RESULTS", num_args = 1.., conflicts_with_all = ["depth", "threads"])]
+        merge: Vec<String>,
         /// Worker threads.
         #[command(flatten)]
         threads: ThreadsArg,
@@ -219,19 +237,30 @@ pub fn run(command: BookCommand) -> Result<(), CliError> {
             plies,
             max_new,
             depth,
+            rounds,
+            shard,
+            merge,
             threads: ThreadsArg { threads },
         } => {
-            let start = Instant::now();
-            check_output_dir(out.as_deref().unwrap_or(&file))?;
-            let mut book = open(&file)?;
-            let before = book.len();
             let options = DeepenOptions {
                 deviation,
                 plies,
                 max_new,
+                rounds: rounds.unwrap_or(usize::MAX),
             };
             let eval = EvalOptions { depth, threads };
-            let added = build::deepen(&mut book, &options, &eval, &leaf_engine, &|n| {
+            if let Some(shard) = shard {
+                let out = out.ok_or("--shard needs --out FILE for its results")?;
+                return deepen_shard(&file, &out, shard, &options, &eval);
+            }
+            if !merge.is_empty() {
+                return deepen_merge(&file, out.as_deref().unwrap_or(&file), &merge, &options);
+            }
+            let start = Instant::now();
+            check_output_dir(out.as_deref().unwrap_or(&file))?;
+            let mut book = open(&file)?;
+            let before = book.len();
+            let added = build::deepen(&mut book, &options, &eval, &deepen_search, &|n| {
                 eprintln!("deepen: {n} positions added")
             });
             eprintln!(
@@ -291,6 +320,97 @@ pub fn run(command: BookCommand) -> Result<(), CliError> {
             save(&book, &out)
         }
     }
+}
+
+/// `book deepen --shard`: searches a shard's positions of the round computed from `file`,
+/// appending them to the results file `out`.
+fn deepen_shard(
+    file: &str,
+    out: &str,
+    shard: Shard,
+    options: &DeepenOptions,
+    eval: &EvalOptions,
+) -> Result<(), CliError> {
+    let start = Instant::now();
+    check_output_dir(out)?;
+    let mut book = open(file)?;
+    book.negamax();
+    let Some(round) = build::begin_round(&mut book, options, options.max_new) else {
+        eprintln!("{file}: nothing left to add within the deviation and the plies");
+        return Ok(());
+    };
+    let mut log = ResultLog::open(out, &deepen_work(options, eval), round.work.len())?;
+    let owned = (0..round.work.len()).filter(|&k| shard.owns(k)).count();
+    eprintln!(
+        "round: {} positions to search ({} new, {} parents), {owned} of them shard {shard}'s; searching at depth {} on {} threads",
+        round.work.len(),
+        round.new,
+        round.work.len() - round.new,
+        eval.depth,
+        eval.threads
+    );
+    let bar = progress_bar(owned as u64, "positions");
+    // A resumed shard: what the file holds is done.
+    bar.set_position(log.done_count().min(owned) as u64);
+    let searched = build::evaluate_shard(&round, shard, &mut log, eval, &deepen_search, &|| {
+        bar.inc(1)
+    })?;
+    bar.finish_and_clear();
+    eprintln!(
+        "shard {shard}: {searched} positions searched, {} were in {out}, in {:.0} s",
+        owned - searched,
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// The settings a round's results depend on, recorded with each result (a results file of
+/// other settings is neither resumed nor merged).
+fn deepen_work(options: &DeepenOptions, eval: &EvalOptions) -> String {
+    format!(
+        "book deepen depth {} deviation {} plies {} max-new {}",
+        eval.depth, options.deviation, options.plies, options.max_new
+    )
+}
+
+/// `book deepen --merge`: finishes the round computed from `file` with the shards' results.
+fn deepen_merge(
+    file: &str,
+    out: &str,
+    results: &[String],
+    options: &DeepenOptions,
+) -> Result<(), CliError> {
+    check_output_dir(out)?;
+    let mut book = open(file)?;
+    book.negamax();
+    let before = book.len();
+    let paths: Vec<std::path::PathBuf> = results.iter().map(Into::into).collect();
+    let merged = merge_results(&paths, false).map_err(|e| match e {
+        ResultsError::Missing {
+            missing,
+            items,
+            first,
+        } => format!(
+            "{missing} of the round's {items} positions have no result (the first: item {first}): run their shards (again) and merge the files of every shard"
+        ),
+        e => e.to_string(),
+    })?;
+    match build::begin_round(&mut book, options, options.max_new) {
+        Some(round) => {
+            let leaves = build::round_leaves(&round, &merged)?;
+            build::finish_round(&mut book, leaves);
+        }
+        None if merged.items > 0 => {
+            return Err(build::RoundError::OtherRound {
+                found: merged.items,
+                expected: 0,
+            }
+            .into());
+        }
+        None => eprintln!("{file}: nothing left to add within the deviation and the plies"),
+    }
+    eprintln!("{before} positions, {} added", book.len() - before);
+    save(&book, out)
 }
 
 fn info(file: &str) -> Result<(), CliError> {
@@ -360,6 +480,22 @@ fn probe(file: &str, position: &str) -> Result<(), CliError> {
             .board
     };
     print_choices(&mut std::io::stdout().lock(), &book, &board)
+}
+
+/// The search of a deepening worker: [`leaf_engine`]'s, its table emptied before each
+/// position, so that a value does not depend on the positions the thread searched before: a
+/// round split into shards, or run on another number of threads, gives the same book.
+struct DeepenSearch(crate::engine::Engine);
+
+impl build::Searcher for DeepenSearch {
+    fn best_of(&mut self, board: &Board, allowed: u64, depth: u32) -> Option<(Move, i32, bool)> {
+        self.0.clear_hash();
+        self.0.best_of(board, allowed, depth)
+    }
+}
+
+fn deepen_search() -> DeepenSearch {
+    DeepenSearch(leaf_engine())
 }
 
 /// The search of a book builder's worker thread: an engine of one thread with a 16 MiB table

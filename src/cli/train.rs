@@ -1,23 +1,32 @@
-//! `iago train`: trains the pattern evaluation on game archives and writes the weight file.
+//! `iago train`: trains the pattern evaluation on game archives and writes the weight file; its
+//! solving split into shards (`--label-only --shard I/N`) and their files merged
+//! (`--merge-solved`).
 
 use std::io::Write;
+use std::path::Path;
 use std::time::Instant;
 
 use super::args::{CliError, ThreadsArg, check_output_dir, read_archives};
-use crate::train::evaluation::{self, TrainOptions};
+use crate::batch::Shard;
+use crate::train::evaluation::{self, SolvedCache, TrainOptions};
 
 /// The options of `iago train`.
 #[derive(clap::Args, Debug)]
 pub struct TrainArgs {
     /// A directory of WTHOR `WTH_*.wtb` files (or one file).
-    #[arg(long, value_name = "PATH")]
-    pub wthor: String,
+    #[arg(long, value_name = "PATH", required_unless_present = "merge_solved")]
+    pub wthor: Option<String>,
     /// Logistello's `logbook.gam` or `logbook.gam.gz`.
     #[arg(long, value_name = "FILE")]
     pub logistello: Option<String>,
-    /// Where to write the weights.
-    #[arg(long, value_name = "FILE")]
-    pub out: String,
+    /// Where to write the weights (not with --label-only, which fits nothing).
+    #[arg(
+        long,
+        value_name = "FILE",
+        required_unless_present_any = ["label_only", "merge_solved"],
+        conflicts_with = "label_only"
+    )]
+    pub out: Option<String>,
     /// WTHOR years kept for validation.
     #[arg(
         long,
@@ -86,6 +95,26 @@ pub struct TrainArgs {
     /// the positions this run solves (a rerun then skips the solving).
     #[arg(long, value_name = "FILE")]
     pub solved: Option<String>,
+    /// Only solve the positions the training needs, into the --solved file, and stop before
+    /// fitting (no --out). With --shard, only that shard's share.
+    #[arg(long, requires = "solved")]
+    pub label_only: bool,
+    /// With --label-only: solve shard I of N (0 <= I < N), every N-th position of the list
+    /// that every shard computes alike from the archives and the options (pass them the same
+    /// ones). Then merge the shards' files with --merge-solved (see docs/manual.md).
+    #[arg(long, value_name = "I/N", requires = "label_only")]
+    pub shard: Option<Shard>,
+    /// Merge these solved-positions files (of --label-only shards) into the --solved file,
+    /// with the positions it holds if it exists: every position once, one with two scores
+    /// refused. Trains nothing.
+    #[arg(
+        long,
+        value_name = "FILE",
+        num_args = 1..,
+        requires = "solved",
+        conflicts_with_all = ["wthor", "logistello", "out", "label_only", "max_games"]
+    )]
+    pub merge_solved: Vec<String>,
 }
 
 impl TrainArgs {
@@ -111,28 +140,66 @@ impl TrainArgs {
     }
 }
 
-/// Reads the archives, trains, writes the weights and prints a table of the stages.
+/// Reads a solved-positions file.
+fn read_cache(path: &str) -> Result<SolvedCache, CliError> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    Ok(SolvedCache::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?)
+}
+
+/// `--merge-solved`: the union of the files (and of the --solved file if it exists), written
+/// to the --solved file.
+fn merge_solved(inputs: &[String], out: &str) -> Result<(), CliError> {
+    check_output_dir(out)?;
+    let mut cache = if Path::new(out).exists() {
+        read_cache(out)?
+    } else {
+        SolvedCache::default()
+    };
+    let kept = cache.len();
+    for path in inputs {
+        let other = read_cache(path)?;
+        let new = cache.merge(&other).map_err(|e| format!("{path}: {e}"))?;
+        eprintln!(
+            "[train] {path}: {} solved positions, {new} new",
+            other.len()
+        );
+    }
+    std::fs::write(out, cache.to_bytes()).map_err(|e| format!("cannot write {out}: {e}"))?;
+    writeln!(
+        std::io::stdout().lock(),
+        "wrote {out}: {} solved positions ({kept} it held, {} from {} files)",
+        cache.len(),
+        cache.len() - kept,
+        inputs.len()
+    )?;
+    Ok(())
+}
+
+/// Reads the archives, trains, writes the weights and prints a table of the stages; with
+/// `--label-only`, solves (a shard's share of) the positions and prints what is left to do;
+/// with `--merge-solved`, merges solved-positions files.
 pub fn run(args: &TrainArgs) -> Result<(), CliError> {
-    let options = args.options();
-    let out_path = args.out.as_str();
     let solved_path = args.solved.as_deref();
+    if !args.merge_solved.is_empty() {
+        let out = solved_path.ok_or("--merge-solved needs --solved FILE to write")?;
+        return merge_solved(&args.merge_solved, out);
+    }
+    let options = args.options();
     let start = Instant::now();
     // A training run takes up to an hour: a file it could not write should fail now, not then.
-    for path in std::iter::once(out_path).chain(solved_path) {
+    for path in args.out.iter().map(String::as_str).chain(solved_path) {
         check_output_dir(path)?;
     }
     let mut cache = match solved_path {
-        Some(path) if std::path::Path::new(path).exists() => {
-            let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-            let cache =
-                evaluation::SolvedCache::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
+        Some(path) if Path::new(path).exists() => {
+            let cache = read_cache(path)?;
             eprintln!("[train] {} solved positions from {path}", cache.len());
             cache
         }
-        _ => evaluation::SolvedCache::default(),
+        _ => SolvedCache::default(),
     };
     let mut save_error = None;
-    let mut save = |cache: &evaluation::SolvedCache| {
+    let mut save = |cache: &SolvedCache| {
         let Some(path) = solved_path else { return };
         match std::fs::write(path, cache.to_bytes()) {
             Ok(()) => eprintln!("[train] {} solved positions written to {path}", cache.len()),
@@ -140,7 +207,7 @@ pub fn run(args: &TrainArgs) -> Result<(), CliError> {
         }
     };
     let archives = read_archives(
-        Some(&args.wthor),
+        args.wthor.as_deref(),
         args.logistello.as_deref(),
         args.max_games,
     )?;
@@ -157,6 +224,51 @@ pub fn run(args: &TrainArgs) -> Result<(), CliError> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.threads.max(1))
         .build()?;
+    if args.label_only {
+        let shard = args.shard.unwrap_or_default();
+        let report = pool.install(|| {
+            evaluation::label_shard(
+                &games,
+                &options,
+                shard,
+                &mut cache,
+                &mut |line| eprintln!("[train] {line}"),
+                &mut save,
+            )
+        });
+        if report.solved == 0 {
+            // The file exists even when the shard had nothing to solve: the merge reads it.
+            save(&cache);
+        }
+        let path = solved_path.unwrap_or("the --solved file");
+        let mut out = std::io::stdout().lock();
+        writeln!(
+            out,
+            "shard {shard}: {} of the {} positions listed are this shard's: {} solved now, {} were in {path}",
+            report.owned,
+            report.listed,
+            report.solved,
+            report.owned - report.solved
+        )?;
+        match report.pending {
+            Some(depth) => writeln!(
+                out,
+                "not finished: the positions to solve at {depth} empties depend on every shard's scores; merge the shards' files (--merge-solved), give each shard the merged file as its --solved file and run the shards again"
+            )?,
+            None => writeln!(
+                out,
+                "finished: merge the shards' files (--merge-solved), then train with the merged file as --solved"
+            )?,
+        }
+        return match save_error {
+            Some(e) => Err(e.into()),
+            None => Ok(()),
+        };
+    }
+    let out_path = args
+        .out
+        .as_deref()
+        .ok_or("--out FILE is needed to write the weights")?;
     let (eval, stages, exact) = pool.install(|| {
         evaluation::train(
             &games,

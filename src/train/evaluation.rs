@@ -28,11 +28,12 @@
 //! 4. Report: training and validation error per stage, and the error against WTHOR's exact
 //!    scores at 24 empties on the validation years.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
 use rayon::prelude::*;
 
+use crate::batch::Shard;
 use crate::board::{Board, Color, Game, Move, Position};
 use crate::eval::pattern::{
     FEATURES, FIRST_TABLE, Mobility, SCALARS, STAGE_SIZE, STAGES, TABLES, TABLES_OF,
@@ -370,6 +371,18 @@ pub enum SolvedCacheError {
     /// A record that is no position (overlapping discs) or a score beyond ±64.
     #[error("solved-positions file holds an impossible position")]
     Impossible,
+    /// Two caches merged give one position two scores.
+    #[error(
+        "position {position} is solved as {first:+} in one file and {second:+} in another: one of them is wrong"
+    )]
+    Conflict {
+        /// The position (canonical, X to move).
+        position: String,
+        /// Its score in the cache merged into.
+        first: i8,
+        /// Its score in the other.
+        second: i8,
+    },
 }
 
 const SOLVED_MAGIC: &[u8; 8] = b"IAGOSOLV";
@@ -428,6 +441,34 @@ impl SolvedCache {
     /// Positions held.
     pub fn len(&self) -> usize {
         self.map.len()
+    }
+
+    /// Adds the positions of `other` (the union of the two) and returns how many were new. A
+    /// position the two hold with different scores is refused, and then nothing is added:
+    /// exact scores cannot differ, so one of the files is wrong.
+    pub fn merge(&mut self, other: &SolvedCache) -> Result<usize, SolvedCacheError> {
+        let conflict = other
+            .map
+            .iter()
+            .filter_map(|(board, &second)| {
+                let first = *self.map.get(board)?;
+                (first != second).then_some((*board, first, second))
+            })
+            .min_by_key(|(b, _, _)| (b.player, b.opponent));
+        if let Some((board, first, second)) = conflict {
+            let position = Position {
+                board,
+                to_move: Color::Black,
+            };
+            return Err(SolvedCacheError::Conflict {
+                position: position.to_board_string(),
+                first,
+                second,
+            });
+        }
+        let before = self.map.len();
+        self.map.extend(other.map.iter().map(|(&b, &s)| (b, s)));
+        Ok(self.map.len() - before)
     }
 }
 
@@ -500,7 +541,29 @@ fn game_labels(
     progress: &mut dyn FnMut(&str),
     solved: &mut dyn FnMut(&SolvedCache),
 ) -> Vec<Vec<Option<i32>>> {
-    let mut anchors: Vec<Vec<Anchor>> = games
+    let mut anchors = first_anchors(games);
+    for (round, &depth) in check_depths(options).iter().enumerate() {
+        let wanted = to_check(games, &anchors, round, depth, options);
+        let boards: Vec<Board> = wanted.iter().map(|&(_, _, p)| p.board).collect();
+        let what = format!("solving at {depth} empties");
+        let scores = solve_all(&boards, cache, &what, progress, solved);
+        add_anchors(&mut anchors, &wanted, &scores);
+        progress(&format!(
+            "game values checked at {depth} empties: {} positions",
+            wanted.len()
+        ));
+    }
+    games
+        .par_iter()
+        .zip(&anchors)
+        .map(|(g, anchors)| labels_of(&path(&g.game), anchors, options.solve_max_empties))
+        .collect()
+}
+
+/// The anchors every game has before anything is solved: its value (WTHOR's exact at its depth,
+/// Logistello's assumed at 24 empties) and the end of a finished game.
+fn first_anchors(games: &[LabelledGame]) -> Vec<Vec<Anchor>> {
+    games
         .par_iter()
         .map(|g| {
             let path = path(&g.game);
@@ -528,7 +591,12 @@ fn game_labels(
             }
             anchors
         })
-        .collect();
+        .collect()
+}
+
+/// The depths (empties) at which [`game_labels`] solves, one round each: the solver's range,
+/// then each check depth, highest first.
+fn check_depths(options: &TrainOptions) -> Vec<u32> {
     let mut depths = vec![options.solve_max_empties];
     let mut checks: Vec<u32> = options
         .check_empties
@@ -538,63 +606,66 @@ fn game_labels(
         .collect();
     checks.sort_unstable_by(|a, b| b.cmp(a));
     depths.extend(checks);
-    for (round, &depth) in depths.iter().enumerate() {
-        // (game, ply, position) to solve: every game's first position in the solver's range,
-        // then the positions at a check depth of the games that still have unlabelled plies.
-        let wanted: Vec<(usize, usize, Position)> = games
-            .par_iter()
-            .zip(&anchors)
-            .enumerate()
-            .filter_map(|(i, (g, anchors))| {
-                let path = path(&g.game);
-                if round > 0 {
-                    let labels = labels_of(&path, anchors, options.solve_max_empties);
-                    let top = anchors.first()?.ply;
-                    let complete = labels[top..].iter().zip(&path[top..]).all(|(label, p)| {
-                        label.is_some()
-                            || p.board.empty_count() <= options.solve_max_empties
-                            || p.board.is_game_over()
-                    });
-                    if complete {
-                        return None;
-                    }
-                }
-                let ply = first_within(&path, depth)?;
-                anchors
-                    .iter()
-                    .all(|a| a.ply != ply)
-                    .then_some((i, ply, path[ply]))
-            })
-            .collect();
-        let boards: Vec<Board> = wanted.iter().map(|&(_, _, p)| p.board).collect();
-        let what = format!("solving at {depth} empties");
-        let scores = solve_all(&boards, cache, &what, progress, solved);
-        for (&(i, ply, position), score) in wanted.iter().zip(scores) {
-            let black = if position.to_move == Color::Black {
-                score
-            } else {
-                -score
-            };
-            let at = anchors[i].partition_point(|a| a.ply < ply);
-            anchors[i].insert(
-                at,
-                Anchor {
-                    ply,
-                    black,
-                    exact: true,
-                },
-            );
-        }
-        progress(&format!(
-            "game values checked at {depth} empties: {} positions",
-            wanted.len()
-        ));
-    }
+    depths
+}
+
+/// The `(game, ply, position)`s that round `round` of [`game_labels`] solves, at `depth`
+/// empties, in the order of the games: in the first round every game's first position in the
+/// solver's range, in the later ones the position at the check depth of each game that still
+/// has unlabelled plies (which depends on the scores of the rounds before, in `anchors`).
+fn to_check(
+    games: &[LabelledGame],
+    anchors: &[Vec<Anchor>],
+    round: usize,
+    depth: u32,
+    options: &TrainOptions,
+) -> Vec<(usize, usize, Position)> {
     games
         .par_iter()
-        .zip(&anchors)
-        .map(|(g, anchors)| labels_of(&path(&g.game), anchors, options.solve_max_empties))
+        .zip(anchors)
+        .enumerate()
+        .filter_map(|(i, (g, anchors))| {
+            let path = path(&g.game);
+            if round > 0 {
+                let labels = labels_of(&path, anchors, options.solve_max_empties);
+                let top = anchors.first()?.ply;
+                let complete = labels[top..].iter().zip(&path[top..]).all(|(label, p)| {
+                    label.is_some()
+                        || p.board.empty_count() <= options.solve_max_empties
+                        || p.board.is_game_over()
+                });
+                if complete {
+                    return None;
+                }
+            }
+            let ply = first_within(&path, depth)?;
+            anchors
+                .iter()
+                .all(|a| a.ply != ply)
+                .then_some((i, ply, path[ply]))
+        })
         .collect()
+}
+
+/// Adds the solved positions of a round (`scores`: each of `wanted`'s, for the side to move)
+/// to their games' anchors.
+fn add_anchors(anchors: &mut [Vec<Anchor>], wanted: &[(usize, usize, Position)], scores: &[i32]) {
+    for (&(i, ply, position), &score) in wanted.iter().zip(scores) {
+        let black = if position.to_move == Color::Black {
+            score
+        } else {
+            -score
+        };
+        let at = anchors[i].partition_point(|a| a.ply < ply);
+        anchors[i].insert(
+            at,
+            Anchor {
+                ply,
+                black,
+                exact: true,
+            },
+        );
+    }
 }
 
 /// The exact score of `board` for the side to move, from `known` or by the solver (then `true`).
@@ -660,6 +731,133 @@ fn solve_all(
         }
     }
     scores
+}
+
+/// The positions a training run solves (canonical, each once), in an order that depends only
+/// on the games and `options`, never on threads or hash maps: the games' first positions in
+/// the solver's range, each stage's solved samples (training, then validation), then the
+/// check depths' positions round by round. Which games a check depth solves depends on the
+/// scores of the round before: the list stops before the first round whose predecessor's
+/// scores `known` does not hold all, and that round's depth comes with it.
+fn solve_list(
+    games: &[LabelledGame],
+    options: &TrainOptions,
+    known: &HashMap<Board, i8>,
+) -> (Vec<Board>, Option<u32>) {
+    let mut list = Vec::new();
+    let mut listed = HashSet::new();
+    let mut push = |list: &mut Vec<Board>, board: &Board| {
+        let key = board.canonical().0;
+        if listed.insert(key) {
+            list.push(key);
+        }
+    };
+    let depths = check_depths(options);
+    let mut anchors = first_anchors(games);
+    let mut wanted = to_check(games, &anchors, 0, depths[0], options);
+    for (_, _, p) in &wanted {
+        push(&mut list, &p.board);
+    }
+    // The stages' samples: the games' labels decide only which positions beyond the solver's
+    // range are samples (see `select`), not which are solved.
+    let no_labels: Vec<Vec<Option<i32>>> = games
+        .iter()
+        .map(|g| vec![None; g.game.moves().len() + 1])
+        .collect();
+    let (training, validation) = sample_positions(games, &no_labels, options);
+    for st in 0..STAGES {
+        let entries = training_entries(&training, st, options)
+            .into_iter()
+            .chain(validation_entries(&validation, &training, st, options));
+        for e in entries.filter(|e| e.board.empty_count() <= options.solve_max_empties) {
+            push(&mut list, &e.board);
+        }
+    }
+    for (round, &depth) in depths.iter().enumerate().skip(1) {
+        let scores: Option<Vec<i32>> = wanted
+            .iter()
+            .map(|(_, _, p)| known.get(&p.board.canonical().0).map(|&s| s as i32))
+            .collect();
+        let Some(scores) = scores else {
+            return (list, Some(depth));
+        };
+        add_anchors(&mut anchors, &wanted, &scores);
+        wanted = to_check(games, &anchors, round, depth, options);
+        for (_, _, p) in &wanted {
+            push(&mut list, &p.board);
+        }
+    }
+    (list, None)
+}
+
+/// What [`label_shard`] did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LabelReport {
+    /// Positions of the list to solve (every shard's), as far as it is known.
+    pub listed: usize,
+    /// This shard's positions of the list.
+    pub owned: usize,
+    /// Of them, those this run solved (the others were in the cache).
+    pub solved: usize,
+    /// The check depth (empties) where the list stops, if it does: the positions to solve
+    /// there depend on the scores of other shards' positions. Merge the shards' caches, give
+    /// each shard the merged one and run them again.
+    pub pending: Option<u32>,
+}
+
+/// The labelling of a training run split into shards (`iago train --label-only --shard I/N`):
+/// solves this shard's positions (those whose ordinal in the list of [`solve_list`] it owns)
+/// that `cache` lacks, and fits nothing. Every shard of a run lists the same positions in the
+/// same order, so the shards' caches merged ([`SolvedCache::merge`]) hold every position that
+/// [`train`] solves, and `train` from them solves nothing. `progress` and `solved` as for
+/// [`train`].
+pub fn label_shard(
+    games: &[LabelledGame],
+    options: &TrainOptions,
+    shard: Shard,
+    cache: &mut SolvedCache,
+    progress: &mut dyn FnMut(&str),
+    solved: &mut dyn FnMut(&SolvedCache),
+) -> LabelReport {
+    let mut report = LabelReport {
+        listed: 0,
+        owned: 0,
+        solved: 0,
+        pending: None,
+    };
+    loop {
+        let (list, pending) = solve_list(games, options, &cache.map);
+        let mine: Vec<Board> = list
+            .iter()
+            .enumerate()
+            .skip(report.listed)
+            .filter(|&(k, _)| shard.owns(k))
+            .map(|(_, &b)| b)
+            .collect();
+        let known = mine.iter().filter(|b| cache.map.contains_key(b)).count();
+        progress(&format!(
+            "shard {shard}: {} positions to solve listed{}, {} of them this shard's, {known} of those already solved",
+            list.len(),
+            pending.map_or(String::new(), |d| format!(" (until {d} empties)")),
+            mine.len()
+        ));
+        let before = cache.len();
+        solve_all(
+            &mine,
+            cache,
+            &format!("shard {shard} solving"),
+            progress,
+            solved,
+        );
+        report.listed = list.len();
+        report.owned += mine.len();
+        report.solved += cache.len() - before;
+        report.pending = pending;
+        // The list goes on only where this shard now holds all the scores it lacked.
+        if pending.is_none() || cache.len() == before {
+            return report;
+        }
+    }
 }
 
 /// Labels `entries` (all of one stage) with the solver, the game value or a search; exact scores
@@ -879,6 +1077,53 @@ fn select(
     }
 }
 
+/// The training and the validation positions of `games`, with their games' labels (by game,
+/// by ply: see [`game_labels`]) and, for training, the off-path children.
+fn sample_positions(
+    games: &[LabelledGame],
+    labels: &[Vec<Option<i32>>],
+    options: &TrainOptions,
+) -> (Positions, Positions) {
+    let mut training = Positions::default();
+    let mut validation = Positions::default();
+    let off_path = OffPath {
+        rate: options.off_path,
+        search_rate: options.off_path_search,
+        max_empties: options.solve_max_empties,
+        seed: options.seed,
+    };
+    for (g, labels) in games.iter().zip(labels) {
+        if g.validation {
+            validation.add(g, labels, None);
+        } else {
+            training.add(g, labels, Some(&off_path));
+        }
+    }
+    (training, validation)
+}
+
+/// The training samples of stage `st`, in a fixed order (see [`select`]).
+fn training_entries(training: &Positions, st: usize, options: &TrainOptions) -> Vec<Entry> {
+    select(training.stage(st, options.seed, None), st, options, true)
+}
+
+/// The validation samples of stage `st` (none that training holds), in a fixed order.
+fn validation_entries(
+    validation: &Positions,
+    training: &Positions,
+    st: usize,
+    options: &TrainOptions,
+) -> Vec<Entry> {
+    let mut held_out = select(
+        validation.stage(st, options.seed, Some(training)),
+        st,
+        options,
+        false,
+    );
+    held_out.truncate(options.validation_per_stage);
+    held_out
+}
+
 /// Trains the evaluation on `games`; exact scores come from and go to `cache`; `progress`
 /// receives one line per step, and `solved` the cache after each stage that solved positions.
 pub fn train(
@@ -889,22 +1134,8 @@ pub fn train(
     solved: &mut dyn FnMut(&SolvedCache),
 ) -> (PatternEval, Vec<StageReport>, ExactReport) {
     let start = Instant::now();
-    let mut training = Positions::default();
-    let mut validation = Positions::default();
-    let off_path = OffPath {
-        rate: options.off_path,
-        search_rate: options.off_path_search,
-        max_empties: options.solve_max_empties,
-        seed: options.seed,
-    };
     let labels = game_labels(games, options, cache, progress, solved);
-    for (g, labels) in games.iter().zip(&labels) {
-        if g.validation {
-            validation.add(g, labels, None);
-        } else {
-            training.add(g, labels, Some(&off_path));
-        }
-    }
+    let (training, validation) = sample_positions(games, &labels, options);
     progress(&format!(
         "{} games: {} training positions, {} validation positions (before removing overlaps)",
         games.len(),
@@ -917,7 +1148,7 @@ pub fn train(
     for st in 0..STAGES {
         let stage_start = Instant::now();
         let eval = PatternEval::from_weights(weights.clone());
-        let entries = select(training.stage(st, options.seed, None), st, options, true);
+        let entries = training_entries(&training, st, options);
         let known = cache.len();
         let labelled = label(&entries, options, &eval, cache);
         let samples: Vec<Sample> = labelled.par_iter().map(|(b, l, _)| sample(b, *l)).collect();
@@ -929,13 +1160,7 @@ pub fn train(
         fit(&mut w, &samples, options, options.seed ^ (st as u64) << 8);
         export(&mut weights, st, &w);
         let eval = PatternEval::from_weights(weights.clone());
-        let mut held_out = select(
-            validation.stage(st, options.seed, Some(&training)),
-            st,
-            options,
-            false,
-        );
-        held_out.truncate(options.validation_per_stage);
+        let held_out = validation_entries(&validation, &training, st, options);
         let held_out = label(&held_out, options, &eval, cache);
         if cache.len() > known {
             solved(cache);
@@ -1419,6 +1644,166 @@ mod tests {
             2,
             "the positions at 16 and 18 empties of the finished game"
         );
+    }
+
+    /// A run's labelling split into three shards, each solving its share of one list (in two
+    /// passes: which positions the check depth solves depends on every shard's scores), merges
+    /// into the very cache of one run; training from it solves nothing and fits the same
+    /// weights.
+    #[test]
+    fn sharded_labelling_merges_into_the_cache_and_the_weights_of_one_run() {
+        let wthor = |bytes: &[u8], n: usize| {
+            let mut games = wthor_games(&crate::train::wthor::parse(bytes).unwrap(), &[2023]);
+            games.truncate(n);
+            games
+        };
+        let mut games = wthor(include_bytes!("../../tests/data/wthor/WTH_2022.wtb"), 40);
+        games.extend(wthor(
+            include_bytes!("../../tests/data/wthor/WTH_2023.wtb"),
+            20,
+        ));
+        assert_eq!(games.iter().filter(|g| g.validation).count(), 20);
+        let options = TrainOptions {
+            validation_years: vec![2023],
+            max_per_stage: 30,
+            max_labelled: 40,
+            max_solved: 40,
+            solve_max_empties: 10,
+            check_empties: vec![13],
+            max_searched: 20,
+            searched_depth: 2,
+            bootstrap_depth: 2,
+            epochs: 1,
+            validation_per_stage: 20,
+            depth8_positions: 4,
+            ..TrainOptions::default()
+        };
+        let pool = |threads| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+        };
+        let (one, two) = (pool(1), pool(2));
+        let mut single = SolvedCache::default();
+        let (weights, _, _) =
+            two.install(|| train(&games, &options, &mut single, &mut |_| {}, &mut |_| {}));
+
+        // The list is the same on any number of threads; it stops before the check depth
+        // until the first round's scores are known, and then it is what one run solves.
+        let nothing = HashMap::new();
+        let (first, pending) = two.install(|| solve_list(&games, &options, &nothing));
+        assert_eq!(pending, Some(13));
+        assert_eq!(
+            one.install(|| solve_list(&games, &options, &nothing)),
+            (first.clone(), pending)
+        );
+        let (list, pending) = two.install(|| solve_list(&games, &options, &single.map));
+        assert_eq!(pending, None);
+        assert!(list.len() > first.len() && list.starts_with(&first));
+        let listed: HashSet<Board> = list.iter().copied().collect();
+        assert_eq!(listed.len(), list.len(), "each position listed once");
+        assert_eq!(listed, single.map.keys().copied().collect::<HashSet<_>>());
+
+        // Three shards: a pass, the caches merged and handed to every shard, a second pass.
+        let merge_all = |caches: &[SolvedCache]| {
+            let mut merged = SolvedCache::default();
+            for cache in caches {
+                merged.merge(cache).unwrap();
+            }
+            merged
+        };
+        let mut caches: Vec<SolvedCache> = (0..3).map(|_| SolvedCache::default()).collect();
+        let mut solved_by_shards = 0;
+        for pending in [Some(13), None] {
+            for (i, cache) in caches.iter_mut().enumerate() {
+                let shard = Shard::new(i as u32, 3).unwrap();
+                let mut run = || {
+                    two.install(|| {
+                        label_shard(&games, &options, shard, cache, &mut |_| {}, &mut |_| {})
+                    })
+                };
+                let report = run();
+                assert_eq!(report.pending, pending, "{shard}: {report:?}");
+                assert!(report.solved > 0 && report.owned >= report.solved);
+                solved_by_shards += report.solved;
+                // Run again (resumed from its cache): nothing left to solve.
+                assert_eq!(run().solved, 0);
+            }
+            let merged = merge_all(&caches);
+            for cache in &mut caches {
+                cache.merge(&merged).unwrap();
+            }
+        }
+        let merged = merge_all(&caches);
+        assert_eq!(solved_by_shards, single.len(), "each position solved once");
+        assert_eq!(merged.to_bytes(), single.to_bytes());
+
+        // Training from the merged cache solves nothing and fits the same weights.
+        let mut cache = SolvedCache::from_bytes(&merged.to_bytes()).unwrap();
+        let mut saves = 0;
+        let (again, _, _) = one.install(|| {
+            train(&games, &options, &mut cache, &mut |_| {}, &mut |_| {
+                saves += 1
+            })
+        });
+        assert_eq!(saves, 0);
+        assert!(again.to_bytes() == weights.to_bytes());
+
+        // A process that is the whole work goes through every pass at once.
+        let mut whole = SolvedCache::default();
+        let report = label_shard(
+            &games,
+            &options,
+            Shard::ALL,
+            &mut whole,
+            &mut |_| {},
+            &mut |_| {},
+        );
+        let n = single.len();
+        assert_eq!(
+            report,
+            LabelReport {
+                listed: n,
+                owned: n,
+                solved: n,
+                pending: None
+            }
+        );
+        assert_eq!(whole.to_bytes(), single.to_bytes());
+    }
+
+    #[test]
+    fn merged_caches_hold_the_union_and_refuse_two_scores_for_a_position() {
+        let (a, b, c) = (
+            position("f5d6").canonical().0,
+            position("f5f6e6").canonical().0,
+            position("f5f4").canonical().0,
+        );
+        let cache = |records: &[(Board, i8)]| SolvedCache {
+            map: records.iter().copied().collect(),
+        };
+        let mut merged = cache(&[(a, -12), (b, 64)]);
+        assert_eq!(merged.merge(&cache(&[(b, 64), (c, 3)])), Ok(1));
+        assert_eq!(merged.map, cache(&[(a, -12), (b, 64), (c, 3)]).map);
+        let e = merged.merge(&cache(&[(c, 2), (position("d3").canonical().0, 0)]));
+        assert!(
+            matches!(
+                &e,
+                Err(SolvedCacheError::Conflict {
+                    first: 3,
+                    second: 2,
+                    ..
+                })
+            ),
+            "{e:?}"
+        );
+        assert!(
+            e.unwrap_err()
+                .to_string()
+                .contains("solved as +3 in one file and +2")
+        );
+        assert_eq!(merged.len(), 3, "nothing added");
     }
 
     #[test]
