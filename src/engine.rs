@@ -192,9 +192,11 @@ impl Engine {
         };
     }
 
-    /// Forgets everything learned in the hash table.
+    /// Forgets everything learned in the hash table (on the engine's own threads): the searches
+    /// that follow do not depend on the ones before.
     pub fn clear_hash(&self) {
-        self.tt.clear();
+        let tt = &self.tt;
+        self.pool.install(|| tt.clear());
     }
 
     /// Begins a new stop generation and returns its handle: the searches from now until the
