@@ -627,7 +627,7 @@ mod tests {
             Err(ChunkError::Record { index: 0, what }) => what,
             other => panic!("{other:?}"),
         };
-        assert_eq!(what(reencode(&|r| r[8] = r[0])), "the two sides overlap");
+        assert_eq!(what(reencode(&|r| r[11] |= r[3])), "the two sides overlap");
         assert_eq!(what(reencode(&|r| r[22] |= 8)), "unknown label flags");
         assert_eq!(
             what(reencode(&|r| r[24] = 3)),

@@ -5,4 +5,5 @@ pub mod chunk;
 pub mod evaluation;
 pub mod logbook;
 pub mod probcut_fit;
+pub mod selfplay;
 pub mod wthor;

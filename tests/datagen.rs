@@ -1,0 +1,159 @@
+//! `iago datagen` and `iago train --data`, the real binary: chunks written, a run resumed,
+//! settings that do not match refused, bad arguments refused with exit code 2.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn iago(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_iago"))
+        .args(args)
+        .output()
+        .expect("run iago")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("iago-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// Tiny settings: 4 games in 2 chunks, shallow searches, the solver from 10 empties.
+fn datagen(out: &Path, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "datagen",
+        "--out",
+        out.to_str().unwrap(),
+        "--games",
+        "4",
+        "--games-per-chunk",
+        "2",
+        "--depth",
+        "2",
+        "--label-depth",
+        "3",
+        "--exact-empties",
+        "10",
+        "--threads",
+        "2",
+    ];
+    args.extend_from_slice(extra);
+    iago(&args)
+}
+
+/// One error line on stderr, `iago: error: …`, exit status 2, nothing on stdout.
+fn assert_one_line_error(out: &Output, message: &str) {
+    let err = stderr(out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.starts_with("iago: error: ") && err.contains(message),
+        "{message}: {err}"
+    );
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(stdout(out).is_empty());
+}
+
+#[test]
+fn datagen_writes_chunks_resumes_and_refuses_other_settings() {
+    let dir = temp_dir("datagen-cli");
+    let out = datagen(&dir, &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.starts_with(
+            "shard 0/1: 2 chunks (0 already done, 0 made again, 2 written), 4 games, "
+        ),
+        "{text}"
+    );
+    assert_eq!(text.lines().count(), 1);
+    let names: Vec<String> = {
+        let mut names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    assert_eq!(names, ["chunk-000000.iagodata", "chunk-000001.iagodata"]);
+    let bytes = std::fs::read(dir.join(&names[1])).unwrap();
+    assert_eq!(&bytes[..8], b"IAGODATA");
+    assert_eq!(u64::from_le_bytes(bytes[32..40].try_into().unwrap()), 2);
+    // A rerun finds both chunks done.
+    let again = datagen(&dir, &[]);
+    assert!(again.status.success(), "{}", stderr(&again));
+    assert!(
+        stdout(&again).contains("2 chunks (2 already done, 0 made again, 0 written), 0 games"),
+        "{}",
+        stdout(&again)
+    );
+    // A damaged chunk is reported on one line and made again, the same as before.
+    let mut damaged = bytes.clone();
+    damaged[200] ^= 1;
+    std::fs::write(dir.join(&names[1]), damaged).unwrap();
+    let again = datagen(&dir, &[]);
+    assert!(again.status.success(), "{}", stderr(&again));
+    let log = stderr(&again);
+    assert!(
+        log.contains("chunk-000001.iagodata: data chunk damaged") && log.lines().count() == 1,
+        "{log}"
+    );
+    assert!(stdout(&again).contains("(1 already done, 1 made again, 1 written)"));
+    assert_eq!(std::fs::read(dir.join(&names[1])).unwrap(), bytes);
+    // Other settings in the same directory: refused before any game.
+    assert_one_line_error(
+        &datagen(&dir, &["--seed", "2"]),
+        "chunk-000000.iagodata was made with other settings",
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn datagen_refuses_bad_arguments() {
+    let dir = temp_dir("datagen-bad");
+    let file = dir.join("file");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(&file, "x").unwrap();
+    assert_one_line_error(
+        &datagen(&dir, &["--rules", "6x6"]),
+        "datagen plays standard 8x8 Othello only",
+    );
+    assert_one_line_error(&datagen(&file, &[]), "not a directory");
+    assert_one_line_error(
+        &datagen(&dir, &["--openings", "/nonexistent/xot.txt"]),
+        "cannot read openings /nonexistent/xot.txt",
+    );
+    std::fs::write(dir.join("bad.txt"), "f5 d6 a1\n").unwrap();
+    assert_one_line_error(
+        &datagen(&dir, &["--openings", dir.join("bad.txt").to_str().unwrap()]),
+        "line 1: move 3 (a1) by Black is illegal",
+    );
+    // Values the argument parser refuses (exit 2, with a usage hint).
+    for (args, message) in [
+        (&["--softmax", "0"][..], "expected a positive temperature"),
+        (&["--softmax-depth", "3"], "--softmax <T>"),
+        (&["--softmax", "1", "--softmax-depth", "1"], "2..=10"),
+        (&["--time", "1"], "cannot be used with"),
+        (&["--shard", "3/3"], "must be below 3"),
+        (&["--games-per-chunk", "0"], "--games-per-chunk"),
+        (&["--random-moves", "61"], "0..=60"),
+    ] {
+        let out = datagen(&dir, args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(message), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+    let out = iago(&["datagen", "--out", dir.to_str().unwrap(), "--games", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--games"), "{}", stderr(&out));
+    // Nothing was generated.
+    assert!(!dir.join("chunk-000000.iagodata").exists());
+    std::fs::remove_dir_all(dir).unwrap();
+}
