@@ -157,3 +157,66 @@ fn datagen_refuses_bad_arguments() {
     assert!(!dir.join("chunk-000000.iagodata").exists());
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// `iago train --data` takes self-play chunks beside the archives: their search labels show
+/// as `self-play` samples; a directory without chunks is refused.
+#[test]
+fn train_reads_self_play_data() {
+    let dir = temp_dir("datagen-train");
+    let chunks = dir.join("chunks");
+    let out = datagen(&chunks, &["--random-moves", "6"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/wthor");
+    let weights = dir.join("w.eval");
+    let train = |data_path: &Path| {
+        iago(&[
+            "train",
+            "--wthor",
+            data,
+            "--out",
+            weights.to_str().unwrap(),
+            "--max-games",
+            "40",
+            "--max-per-stage",
+            "200",
+            "--max-labelled",
+            "200",
+            "--max-solved",
+            "50",
+            "--solve-max-empties",
+            "10",
+            "--check-empties",
+            "0",
+            "--epochs",
+            "1",
+            "--threads",
+            "2",
+            "--data",
+            data_path.to_str().unwrap(),
+        ])
+    };
+    let out = train(&chunks);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let log = stderr(&out);
+    assert!(
+        log.contains("self-play records from 1 data path(s)") && log.contains("self-play data: "),
+        "{log}"
+    );
+    let text = stdout(&out);
+    let with_data = text
+        .lines()
+        .filter(|l| l.contains("bootstrap+self-play"))
+        .count();
+    assert!(with_data >= 5, "{text}");
+    assert!(weights.exists());
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let out = train(&empty);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains("no data chunks (*.iagodata) in it") && err.trim_end().lines().count() == 1,
+        "{err}"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}

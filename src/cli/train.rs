@@ -15,6 +15,9 @@ pub struct TrainArgs {
     /// Logistello's `logbook.gam` or `logbook.gam.gz`.
     #[arg(long, value_name = "FILE")]
     pub logistello: Option<String>,
+    /// Self-play data of `iago datagen`: a chunk file or a directory of chunks (repeatable).
+    #[arg(long, value_name = "PATH")]
+    pub data: Vec<std::path::PathBuf>,
     /// Where to write the weights.
     #[arg(long, value_name = "FILE")]
     pub out: String,
@@ -144,6 +147,14 @@ pub fn run(args: &TrainArgs) -> Result<(), CliError> {
         args.logistello.as_deref(),
         args.max_games,
     )?;
+    let data = crate::train::chunk::read_records(&args.data)?;
+    if !args.data.is_empty() {
+        eprintln!(
+            "[train] {} self-play records from {} data path(s)",
+            data.len(),
+            args.data.len()
+        );
+    }
     let mut games = evaluation::wthor_games(&archives.wthor, &options.validation_years);
     let wthor_count = games.len();
     games.extend(evaluation::logbook_games(&archives.logistello));
@@ -160,6 +171,7 @@ pub fn run(args: &TrainArgs) -> Result<(), CliError> {
     let (eval, stages, exact) = pool.install(|| {
         evaluation::train(
             &games,
+            &data,
             &options,
             &mut cache,
             &mut |line| eprintln!("[train] {line}"),
