@@ -10,6 +10,7 @@ use crate::train::selfplay::{self, DatagenOptions, Play, RunSpec, Softmax};
 
 /// The options of `iago datagen`.
 #[derive(clap::Args, Debug)]
+#[command(mut_arg("threads", |a| a.help("Games played at once (one thread each)")))]
 pub struct DatagenArgs {
     /// The directory of the chunks (made if missing). Chunks already there and sound are kept:
     /// a stopped run resumes.
