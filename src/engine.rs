@@ -196,7 +196,8 @@ impl Engine {
     /// the endgame's deep nodes: a search after it counts the nodes it would count first thing
     /// in a new process.
     pub fn clear_hash(&self) {
-        self.tt.clear();
+        let tt = &self.tt;
+        self.pool.install(|| tt.clear());
         self.clear_thread_tables();
     }
 

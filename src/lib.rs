@@ -22,8 +22,8 @@
 //! - [`search`]: the midgame search, the exact solver, the hash table, time limits.
 //! - [`eval`]: the trained pattern evaluation and the hand-written one.
 //! - [`book`]: the opening book.
-//! - `train` (internal, behind `iago train` and `iago probcut-fit`): game archives and the
-//!   training of the evaluation and of ProbCut.
+//! - `train` (internal, behind `iago train`, `iago datagen` and `iago probcut-fit`): game
+//!   archives, self-play training data, and the training of the evaluation and of ProbCut.
 //! - [`protocol`]: NBoard, GTP and GGF.
 //! - [`matchrun`]: engine-vs-engine matches (`iago match`): openings, Elo, SPRT, GGF.
 //!

@@ -10,10 +10,12 @@ use crate::batch::merge_results;
 #[derive(clap::Args, Debug)]
 pub struct MergeArgs {
     /// The shards' files, in any order: JSON lines written by `solve --out` or `analyze --out`
-    /// (a shard run twice counts once).
+    /// (a shard run twice counts once), or self-play chunks of `iago datagen` (files or their
+    /// directories).
     #[arg(required = true, value_name = "FILES")]
     pub files: Vec<PathBuf>,
-    /// Write the merge to FILE instead of stdout.
+    /// Write the merge to FILE instead of stdout; for self-play chunks, a directory (made if
+    /// missing, holding no chunk) for the merged chunks.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
     /// Merge what there is: items without a result are left out instead of an error.
@@ -32,13 +34,16 @@ pub enum InputKind {
     /// is read as this, so that a broken file is named with its line.
     Results,
     /// A binary chunk of self-play positions written by `iago datagen`
-    /// ([`SELF_PLAY_MAGIC`] first).
+    /// ([`SELF_PLAY_MAGIC`] first), or a directory of them.
     SelfPlay,
 }
 
 impl InputKind {
     /// The kind of the file at `path`, from its first bytes.
     pub fn of(path: &Path) -> Result<InputKind, CliError> {
+        if path.is_dir() {
+            return Ok(InputKind::SelfPlay);
+        }
         let mut head = Vec::with_capacity(SELF_PLAY_MAGIC.len());
         std::fs::File::open(path)
             .and_then(|f| f.take(SELF_PLAY_MAGIC.len() as u64).read_to_end(&mut head))
@@ -104,14 +109,32 @@ fn merge_result_files(args: &MergeArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Joins self-play chunks of `iago datagen`. The chunk format belongs to datagen: its merge
-/// (check the headers agree, concatenate the records, count the positions) is wired in here.
+/// Joins self-play chunks of `iago datagen` (files or directories) into merged chunks in the
+/// directory `--out`: each position once under the 8 symmetries, labels combined.
 fn merge_self_play(args: &MergeArgs) -> Result<(), CliError> {
-    Err(format!(
-        "{} is a self-play chunk of iago datagen: self-play chunks are not merged by this version (iago merge joins the results of solve and analyze --out)",
-        args.files[0].display()
-    )
-    .into())
+    let Some(out) = args.out.as_deref() else {
+        return Err(
+            "self-play chunks merge into a directory of chunks: give it with --out DIR".into(),
+        );
+    };
+    let report = crate::train::selfplay::merge_chunks(&args.files, out)?;
+    eprintln!(
+        "iago merge: {} records from {} chunk files, {} distinct positions in {} files in {}{}",
+        report.records_read,
+        report.files_read,
+        report.positions,
+        report.files_written,
+        out.display(),
+        if report.exact_conflicts > 0 {
+            format!(
+                ", {} positions with disagreeing exact labels (the least kept: damaged or foreign data?)",
+                report.exact_conflicts
+            )
+        } else {
+            String::new()
+        }
+    );
+    Ok(())
 }
 
 /// Writes `bytes` to `out` (whole, or not at all if the directory is missing), or to stdout.

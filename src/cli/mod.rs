@@ -8,6 +8,7 @@ pub mod analyze;
 pub mod args;
 pub mod bench;
 pub mod book;
+pub mod datagen;
 pub mod games;
 pub mod matches;
 pub mod merge;
@@ -59,6 +60,9 @@ pub enum Command {
     ProbcutFit(probcut_fit::ProbcutFitArgs),
     /// Train the pattern evaluation on game archives and write the weight file (see docs/manual.md).
     Train(train::TrainArgs),
+    /// Play Iago against itself and write the positions with their labels (outcome, search,
+    /// exact) as training-data chunks; resumable, split into shards (see docs/manual.md).
+    Datagen(datagen::DatagenArgs),
     /// Play a match between two engines (in-process Iago or NBoard/GTP programs): pairs of
     /// games from a list of openings, colours swapped; score, Elo ± 95% interval, optional SPRT,
     /// games as GGF.
@@ -91,6 +95,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Bench(args) => bench::run(&args),
         Command::ProbcutFit(args) => probcut_fit::run(&args),
         Command::Train(args) => train::run(&args),
+        Command::Datagen(args) => datagen::run(&args),
         Command::Match(args) => matches::run(&args),
         Command::Tournament(args) => tournament::run(&args),
         Command::Merge(args) => merge::run(&args),

@@ -19,6 +19,9 @@ pub struct TrainArgs {
     /// Logistello's `logbook.gam` or `logbook.gam.gz`.
     #[arg(long, value_name = "FILE")]
     pub logistello: Option<String>,
+    /// Self-play data of `iago datagen`: a chunk file or a directory of chunks (repeatable).
+    #[arg(long, value_name = "PATH")]
+    pub data: Vec<std::path::PathBuf>,
     /// Where to write the weights (not with --label-only, which fits nothing).
     #[arg(
         long,
@@ -211,6 +214,14 @@ pub fn run(args: &TrainArgs) -> Result<(), CliError> {
         args.logistello.as_deref(),
         args.max_games,
     )?;
+    let data = crate::train::chunk::read_records(&args.data)?;
+    if !args.data.is_empty() {
+        eprintln!(
+            "[train] {} self-play records from {} data path(s)",
+            data.len(),
+            args.data.len()
+        );
+    }
     let mut games = evaluation::wthor_games(&archives.wthor, &options.validation_years);
     let wthor_count = games.len();
     games.extend(evaluation::logbook_games(&archives.logistello));
@@ -229,6 +240,7 @@ pub fn run(args: &TrainArgs) -> Result<(), CliError> {
         let report = pool.install(|| {
             evaluation::label_shard(
                 &games,
+                &data,
                 &options,
                 shard,
                 &mut cache,
@@ -272,6 +284,7 @@ pub fn run(args: &TrainArgs) -> Result<(), CliError> {
     let (eval, stages, exact) = pool.install(|| {
         evaluation::train(
             &games,
+            &data,
             &options,
             &mut cache,
             &mut |line| eprintln!("[train] {line}"),

@@ -275,11 +275,13 @@ impl TranspositionTable {
         let date = self.date.fetch_add(1, Relaxed) + 1;
         if date.is_multiple_of(256) {
             self.clear();
-            self.date.store(1, Relaxed);
         }
     }
 
-    /// Forgets everything, on the threads of the current rayon pool.
+    /// Forgets everything, on the threads of the current rayon pool: the entries and the count
+    /// of searches, so that what follows does not depend on what came before (the table is
+    /// cleared again every 256 searches: a game's searches after a clear must count from the
+    /// same point whatever the table did before).
     pub fn clear(&self) {
         use rayon::prelude::*;
         self.buckets.par_chunks(1 << 14).for_each(|chunk| {
@@ -291,6 +293,7 @@ impl TranspositionTable {
                 }
             }
         });
+        self.date.store(1, Relaxed);
     }
 
     fn current_date(&self) -> u8 {

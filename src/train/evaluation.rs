@@ -23,6 +23,11 @@
 //!      mostly positions that no game reached); exact scores are kept between runs in a
 //!      [`SolvedCache`]. Each search starts from an empty table of its own, so that labels,
 //!      and the weights, are the same in every run.
+//!    - self-play data (`iago train --data`, chunks of `iago datagen`; see [`Positions::add_data`]):
+//!      its positions join the training set (never the validation set); an exact label makes a
+//!      solver-labelled sample at any depth, a search label stands in for the search that
+//!      would score a position without a game value (and for the bootstrapping search), and an
+//!      outcome alone counts as a game value up to 24 empties.
 //! 3. Fit: least squares with L2 regularisation by Adagrad, each stage warm-started from the one
 //!    after it in the game; configurations that mirror each other share a weight.
 //! 4. Report: training and validation error per stage, and the error against WTHOR's exact
@@ -42,6 +47,7 @@ use crate::eval::pattern::{
 use crate::eval::{Evaluator, HandEval, PatternEval, SCALE, default_evaluator};
 use crate::search::Searcher;
 use crate::search::tt::TranspositionTable;
+use crate::train::chunk::Record;
 use crate::train::logbook::LogbookGame;
 use crate::train::wthor::WthorGame;
 
@@ -159,12 +165,54 @@ pub fn logbook_games(games: &[LogbookGame]) -> Vec<LabelledGame> {
         .collect()
 }
 
-/// A deduplicated position with its averaged game label.
+/// A deduplicated position with its averaged game label and the labels of self-play data.
 #[derive(Clone, Copy, Debug)]
 struct Entry {
     board: Board,
     label_sum: f64,
     label_count: u32,
+    data: DataLabels,
+}
+
+impl Entry {
+    fn new(board: Board) -> Entry {
+        Entry {
+            board,
+            label_sum: 0.0,
+            label_count: 0,
+            data: DataLabels::default(),
+        }
+    }
+}
+
+/// The labels self-play data gives a position (duplicates combined, see
+/// [`crate::train::selfplay::merge_chunks`]); scores for the side to move of the entry's board.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct DataLabels {
+    exact: Option<i8>,
+    search: Option<i8>,
+    outcome: Option<i8>,
+}
+
+impl DataLabels {
+    /// An outcome is used only where nothing better is known.
+    fn outcome_only(&self) -> Option<i8> {
+        self.outcome
+            .filter(|_| self.exact.is_none() && self.search.is_none())
+    }
+}
+
+/// What [`Positions::add_data`] took from self-play data.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DataReport {
+    /// Records read.
+    pub records: usize,
+    /// Distinct positions among them.
+    pub positions: usize,
+    /// Positions left out because they occur in the validation games only.
+    pub validation: usize,
+    /// Positions the archives' training games hold too.
+    pub shared: usize,
 }
 
 /// Positions of a set of games, keyed by canonical form.
@@ -231,11 +279,7 @@ impl Positions {
                 continue;
             }
             let key = board.canonical().0;
-            let entry = self.map.entry(key).or_insert(Entry {
-                board,
-                label_sum: 0.0,
-                label_count: 0,
-            });
+            let entry = self.map.entry(key).or_insert(Entry::new(board));
             if let Some(black) = label {
                 let value = if pos.to_move == Color::Black {
                     *black
@@ -246,13 +290,44 @@ impl Positions {
                 entry.label_count += 1;
             }
             if let Some(child) = off_path.and_then(|o| o.child(&key)) {
-                self.map.entry(child.canonical().0).or_insert(Entry {
-                    board: child,
-                    label_sum: 0.0,
-                    label_count: 0,
-                });
+                self.map
+                    .entry(child.canonical().0)
+                    .or_insert(Entry::new(child));
             }
         }
+    }
+
+    /// Adds the positions of self-play `records` with their labels (duplicates combined), except
+    /// those that only the validation games hold: validation stays what it is without data.
+    /// Finished games and positions without a label are left out.
+    fn add_data(&mut self, records: &[Record], validation: &Positions) -> DataReport {
+        let (merged, _) = crate::train::selfplay::combine(records);
+        let mut report = DataReport {
+            records: records.len(),
+            positions: merged.len(),
+            ..DataReport::default()
+        };
+        for r in merged {
+            let key = r.board;
+            if key.is_game_over() || r.flags() == 0 {
+                continue;
+            }
+            let shared = self.map.contains_key(&key);
+            if !shared && validation.map.contains_key(&key) {
+                report.validation += 1;
+                continue;
+            }
+            report.shared += shared as usize;
+            let entry = self.map.entry(key).or_insert(Entry::new(key));
+            // The labels are for the side to move of the canonical board, which has the same
+            // side to move as the entry's (a symmetry keeps the colours).
+            entry.data = DataLabels {
+                exact: r.exact,
+                search: r.search.map(|s| s.score),
+                outcome: r.outcome,
+            };
+        }
+        report
     }
 
     /// The positions of `stage`, shuffled with `seed`.
@@ -291,6 +366,8 @@ pub enum LabelKind {
     Game,
     /// A search over the stages already fitted.
     Bootstrap,
+    /// The search label of self-play data.
+    SelfPlay,
 }
 
 impl LabelKind {
@@ -300,6 +377,7 @@ impl LabelKind {
             LabelKind::Solved => "solved",
             LabelKind::Game => "game",
             LabelKind::Bootstrap => "bootstrap",
+            LabelKind::SelfPlay => "self-play",
         }
     }
 }
@@ -741,6 +819,7 @@ fn solve_all(
 /// scores `known` does not hold all, and that round's depth comes with it.
 fn solve_list(
     games: &[LabelledGame],
+    data: &[Record],
     options: &TrainOptions,
     known: &HashMap<Board, i8>,
 ) -> (Vec<Board>, Option<u32>) {
@@ -764,7 +843,7 @@ fn solve_list(
         .iter()
         .map(|g| vec![None; g.game.moves().len() + 1])
         .collect();
-    let (training, validation) = sample_positions(games, &no_labels, options);
+    let (training, validation, _) = sample_positions(games, &no_labels, data, options);
     for st in 0..STAGES {
         let entries = training_entries(&training, st, options)
             .into_iter()
@@ -813,6 +892,7 @@ pub struct LabelReport {
 /// [`train`].
 pub fn label_shard(
     games: &[LabelledGame],
+    data: &[Record],
     options: &TrainOptions,
     shard: Shard,
     cache: &mut SolvedCache,
@@ -826,7 +906,7 @@ pub fn label_shard(
         pending: None,
     };
     loop {
-        let (list, pending) = solve_list(games, options, &cache.map);
+        let (list, pending) = solve_list(games, data, options, &cache.map);
         let mine: Vec<Board> = list
             .iter()
             .enumerate()
@@ -875,7 +955,9 @@ fn label(
             || (TranspositionTable::new(8), TranspositionTable::new(1)),
             |(tt, small), e| {
                 let empties = e.board.empty_count();
-                if empties <= options.solve_max_empties {
+                if let Some(exact) = e.data.exact {
+                    (e.board, exact as f32, LabelKind::Solved, false)
+                } else if empties <= options.solve_max_empties {
                     let (score, new) = solve(tt, &e.board, known);
                     (e.board, score as f32, LabelKind::Solved, new)
                 } else if e.label_count > 0 {
@@ -885,6 +967,14 @@ fn label(
                         LabelKind::Game,
                         false,
                     )
+                } else if let Some(score) = e.data.search {
+                    (e.board, score as f32, LabelKind::SelfPlay, false)
+                } else if let Some(outcome) = e
+                    .data
+                    .outcome_only()
+                    .filter(|_| empties <= GAME_VALUE_MAX_EMPTIES)
+                {
+                    (e.board, outcome as f32, LabelKind::Game, false)
                 } else {
                     // A fresh table for each search: what an earlier position's search left
                     // behind (results of other depths) would make the score depend on which
@@ -1060,12 +1150,13 @@ fn select(
     training: bool,
 ) -> Vec<Entry> {
     if stage_empties(st).1 <= GAME_VALUE_MAX_EMPTIES {
-        let (mut solved, rest): (Vec<Entry>, Vec<Entry>) = entries
-            .into_iter()
-            .partition(|e| e.board.empty_count() <= options.solve_max_empties);
+        let (mut solved, rest): (Vec<Entry>, Vec<Entry>) = entries.into_iter().partition(|e| {
+            e.board.empty_count() <= options.solve_max_empties || e.data.exact.is_some()
+        });
         solved.truncate(options.max_solved);
-        let (known, unknown): (Vec<Entry>, Vec<Entry>) =
-            rest.into_iter().partition(|e| e.label_count > 0);
+        let (known, unknown): (Vec<Entry>, Vec<Entry>) = rest
+            .into_iter()
+            .partition(|e| e.label_count > 0 || e.data.outcome_only().is_some());
         solved.extend(known.into_iter().take(options.max_labelled));
         if training {
             solved.extend(unknown.into_iter().take(options.max_searched));
@@ -1078,12 +1169,14 @@ fn select(
 }
 
 /// The training and the validation positions of `games`, with their games' labels (by game,
-/// by ply: see [`game_labels`]) and, for training, the off-path children.
+/// by ply: see [`game_labels`]) and, for training, the off-path children and the positions of
+/// the self-play records `data` (with what was taken from them, when there are any).
 fn sample_positions(
     games: &[LabelledGame],
     labels: &[Vec<Option<i32>>],
+    data: &[Record],
     options: &TrainOptions,
-) -> (Positions, Positions) {
+) -> (Positions, Positions, Option<DataReport>) {
     let mut training = Positions::default();
     let mut validation = Positions::default();
     let off_path = OffPath {
@@ -1099,7 +1192,8 @@ fn sample_positions(
             training.add(g, labels, Some(&off_path));
         }
     }
-    (training, validation)
+    let added = (!data.is_empty()).then(|| training.add_data(data, &validation));
+    (training, validation, added)
 }
 
 /// The training samples of stage `st`, in a fixed order (see [`select`]).
@@ -1124,10 +1218,12 @@ fn validation_entries(
     held_out
 }
 
-/// Trains the evaluation on `games`; exact scores come from and go to `cache`; `progress`
+/// Trains the evaluation on `games` and the self-play records `data` (none: the archives
+/// alone, as before there was data); exact scores come from and go to `cache`; `progress`
 /// receives one line per step, and `solved` the cache after each stage that solved positions.
 pub fn train(
     games: &[LabelledGame],
+    data: &[Record],
     options: &TrainOptions,
     cache: &mut SolvedCache,
     progress: &mut dyn FnMut(&str),
@@ -1135,13 +1231,23 @@ pub fn train(
 ) -> (PatternEval, Vec<StageReport>, ExactReport) {
     let start = Instant::now();
     let labels = game_labels(games, options, cache, progress, solved);
-    let (training, validation) = sample_positions(games, &labels, options);
+    let (training, validation, added) = sample_positions(games, &labels, data, options);
     progress(&format!(
         "{} games: {} training positions, {} validation positions (before removing overlaps)",
         games.len(),
         training.map.len(),
         validation.map.len()
     ));
+    if let Some(added) = added {
+        progress(&format!(
+            "self-play data: {} records, {} distinct positions ({} also in the archives' training games, {} left out as validation positions): {} training positions",
+            added.records,
+            added.positions,
+            added.shared,
+            added.validation,
+            training.map.len()
+        ));
+    }
     let mut weights = vec![0i16; TABLES * STAGE_SIZE];
     let mut w = vec![0f32; STAGE_SIZE];
     let mut reports = Vec::new();
@@ -1165,12 +1271,16 @@ pub fn train(
         if cache.len() > known {
             solved(cache);
         }
-        let kinds: Vec<(LabelKind, usize)> =
-            [LabelKind::Solved, LabelKind::Game, LabelKind::Bootstrap]
-                .into_iter()
-                .map(|k| (k, labelled.iter().filter(|(_, _, kind)| *kind == k).count()))
-                .filter(|&(_, n)| n > 0)
-                .collect();
+        let kinds: Vec<(LabelKind, usize)> = [
+            LabelKind::Solved,
+            LabelKind::Game,
+            LabelKind::Bootstrap,
+            LabelKind::SelfPlay,
+        ]
+        .into_iter()
+        .map(|k| (k, labelled.iter().filter(|(_, _, kind)| *kind == k).count()))
+        .filter(|&(_, n)| n > 0)
+        .collect();
         let report = StageReport {
             stage: st,
             empties: stage_empties(st),
@@ -1333,6 +1443,19 @@ mod tests {
         );
     }
 
+    /// [`label`]'s labels and kinds for `entries`, on one thread.
+    fn label_entries(
+        entries: &[Entry],
+        options: &TrainOptions,
+        eval: &PatternEval,
+    ) -> Vec<(f32, LabelKind)> {
+        let mut cache = SolvedCache::default();
+        label(entries, options, eval, &mut cache)
+            .into_iter()
+            .map(|(_, l, k)| (l, k))
+            .collect()
+    }
+
     fn position(moves: &str) -> Board {
         let mut board = Board::start();
         for k in (0..moves.len()).step_by(2) {
@@ -1458,6 +1581,7 @@ mod tests {
             board,
             label_sum: 10.0 * label_count as f64,
             label_count,
+            data: DataLabels::default(),
         };
         // Positions of one stage: one with a game value, two without.
         let late = at(22);
@@ -1687,18 +1811,18 @@ mod tests {
         let (one, two) = (pool(1), pool(2));
         let mut single = SolvedCache::default();
         let (weights, _, _) =
-            two.install(|| train(&games, &options, &mut single, &mut |_| {}, &mut |_| {}));
+            two.install(|| train(&games, &[], &options, &mut single, &mut |_| {}, &mut |_| {}));
 
         // The list is the same on any number of threads; it stops before the check depth
         // until the first round's scores are known, and then it is what one run solves.
         let nothing = HashMap::new();
-        let (first, pending) = two.install(|| solve_list(&games, &options, &nothing));
+        let (first, pending) = two.install(|| solve_list(&games, &[], &options, &nothing));
         assert_eq!(pending, Some(13));
         assert_eq!(
-            one.install(|| solve_list(&games, &options, &nothing)),
+            one.install(|| solve_list(&games, &[], &options, &nothing)),
             (first.clone(), pending)
         );
-        let (list, pending) = two.install(|| solve_list(&games, &options, &single.map));
+        let (list, pending) = two.install(|| solve_list(&games, &[], &options, &single.map));
         assert_eq!(pending, None);
         assert!(list.len() > first.len() && list.starts_with(&first));
         let listed: HashSet<Board> = list.iter().copied().collect();
@@ -1720,7 +1844,15 @@ mod tests {
                 let shard = Shard::new(i as u32, 3).unwrap();
                 let mut run = || {
                     two.install(|| {
-                        label_shard(&games, &options, shard, cache, &mut |_| {}, &mut |_| {})
+                        label_shard(
+                            &games,
+                            &[],
+                            &options,
+                            shard,
+                            cache,
+                            &mut |_| {},
+                            &mut |_| {},
+                        )
                     })
                 };
                 let report = run();
@@ -1743,7 +1875,7 @@ mod tests {
         let mut cache = SolvedCache::from_bytes(&merged.to_bytes()).unwrap();
         let mut saves = 0;
         let (again, _, _) = one.install(|| {
-            train(&games, &options, &mut cache, &mut |_| {}, &mut |_| {
+            train(&games, &[], &options, &mut cache, &mut |_| {}, &mut |_| {
                 saves += 1
             })
         });
@@ -1754,6 +1886,7 @@ mod tests {
         let mut whole = SolvedCache::default();
         let report = label_shard(
             &games,
+            &[],
             &options,
             Shard::ALL,
             &mut whole,
@@ -1804,6 +1937,139 @@ mod tests {
                 .contains("solved as +3 in one file and +2")
         );
         assert_eq!(merged.len(), 3, "nothing added");
+    }
+
+    /// Self-play records join the training positions, never the validation ones: an exact
+    /// label makes a solved sample at any depth, a search label replaces the search of a
+    /// position without a game value, an outcome alone counts as a game value; a game value of
+    /// the archives beats a search label. Mirror images are one position.
+    #[test]
+    fn self_play_labels_join_the_training_samples_by_kind() {
+        use crate::train::chunk::SearchLabel;
+        let path = path(&wthor_game().game);
+        let at = |empties: u32| path[first_within(&path, empties).unwrap()].board;
+        let record = |board: Board| Record {
+            board,
+            game: 0,
+            count: 1,
+            ply: 0,
+            outcome: None,
+            search: None,
+            exact: None,
+        };
+        let search = |score| Some(SearchLabel { score, depth: 10 });
+        // A position off the game's path, which only the validation games hold.
+        let held_out = {
+            let b = at(30);
+            b.legal_moves()
+                .iter()
+                .map(|sq| b.play(Move::Play(sq)))
+                .find(|c| {
+                    path.iter()
+                        .all(|p| p.board.canonical().0 != c.canonical().0)
+                })
+                .unwrap()
+        };
+        let (exact20, searched22, outcome23, game21) = (at(20), at(22), at(23), at(21));
+        let mirrored = searched22.transform(crate::board::Symmetry::Transpose);
+        let records = [
+            Record {
+                exact: Some(6),
+                search: search(3),
+                outcome: Some(6),
+                ..record(exact20)
+            },
+            Record {
+                search: search(-5),
+                outcome: Some(2),
+                ..record(searched22)
+            },
+            Record {
+                search: search(-7),
+                ..record(mirrored)
+            },
+            Record {
+                outcome: Some(4),
+                ..record(outcome23)
+            },
+            Record {
+                search: search(9),
+                ..record(game21)
+            },
+            Record {
+                search: search(1),
+                ..record(held_out)
+            },
+        ];
+        let mut training = Positions::default();
+        let mut label = vec![None; path.len()];
+        label[first_within(&path, 21).unwrap()] = Some(12);
+        let game = LabelledGame {
+            validation: false,
+            ..wthor_game()
+        };
+        training.add(&game, &label, None);
+        let before = training.map.len();
+        let mut validation = Positions::default();
+        validation
+            .map
+            .insert(held_out.canonical().0, Entry::new(held_out));
+        let report = training.add_data(&records, &validation);
+        assert_eq!(
+            report,
+            DataReport {
+                records: 6,
+                positions: 5,
+                validation: 1,
+                shared: 4,
+            }
+        );
+        assert_eq!(training.map.len(), before);
+        assert!(!training.map.contains_key(&held_out.canonical().0));
+        let options = TrainOptions::default();
+        let entries: Vec<Entry> = [exact20, searched22, outcome23, game21]
+            .iter()
+            .map(|b| training.map[&b.canonical().0])
+            .collect();
+        let eval = PatternEval::from_weights(vec![0; TABLES * STAGE_SIZE]);
+        let labelled = label_entries(&entries, &options, &eval);
+        let black = |board: Board, value: f32| {
+            let ply = path.iter().position(|p| p.board == board).unwrap();
+            if path[ply].to_move == Color::Black {
+                value
+            } else {
+                -value
+            }
+        };
+        assert_eq!(
+            labelled,
+            [
+                (6.0, LabelKind::Solved),
+                (-6.0, LabelKind::SelfPlay),
+                (4.0, LabelKind::Game),
+                (black(game21, 12.0), LabelKind::Game),
+            ]
+        );
+        // The exact label puts its position with the solved ones, the outcome with the game
+        // values, the search label with the searched ones (training only).
+        let picked = |options: &TrainOptions, training| -> Vec<Board> {
+            select(entries.clone(), stage(22), options, training)
+                .iter()
+                .map(|e| e.board)
+                .collect()
+        };
+        let no_solved = TrainOptions {
+            max_solved: 0,
+            ..TrainOptions::default()
+        };
+        assert_eq!(picked(&no_solved, true), [outcome23, game21, searched22]);
+        let no_searched = TrainOptions {
+            max_searched: 0,
+            ..TrainOptions::default()
+        };
+        assert_eq!(picked(&no_searched, true), [exact20, outcome23, game21]);
+        assert_eq!(picked(&options, false), [exact20, outcome23, game21]);
+        assert_eq!(picked(&options, true).len(), 4);
     }
 
     #[test]
