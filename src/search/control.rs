@@ -107,6 +107,7 @@ pub(crate) fn split<T: Sync>(
     let none = (lowest, super::tt::NO_MOVE, 0);
     children
         .par_iter()
+        .with_max_len(1)
         .map(|child| {
             if cut.load(Relaxed) {
                 return none;
