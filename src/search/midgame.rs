@@ -87,8 +87,8 @@ impl<'a, E: SearchEval + ?Sized> Game for Othello<'a, E> {
     type Node = Node<E::State>;
     type Move = u64;
     type List = [Child<u64>; 34];
-    /// Depth from which a null-window node splits its later moves over the threads (8 beat 5
-    /// on ten XOT openings at depth 15: 1.43× against 1.36× on 2 threads).
+    /// Depth from which a node splits its later moves over the threads (chosen by time to
+    /// depth: docs/lab/2026-11-26-parallel-search.md).
     const SPLIT_MIN_DEPTH: u32 = 6;
     const PRESEARCH: bool = true;
 
