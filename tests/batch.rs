@@ -2,22 +2,10 @@
 //! and `iago merge` (docs/batch.md).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-fn iago(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_iago"))
-        .args(args)
-        .output()
-        .expect("run iago")
-}
+mod common;
 
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
+use common::{iago, stderr, stdout};
 
 /// A scratch directory for one test.
 fn scratch(name: &str) -> PathBuf {

@@ -2,20 +2,9 @@
 
 use std::process::{Command, Output};
 
-fn iago(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_iago"))
-        .args(args)
-        .output()
-        .expect("run iago")
-}
+mod common;
 
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
+use common::{iago, stderr, stdout};
 
 /// The leaf count printed on the line of `depth`.
 fn leaves_at(out: &str, depth: u32) -> u64 {

@@ -2,22 +2,11 @@
 //! settings that do not match refused, bad arguments refused with exit code 2.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn iago(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_iago"))
-        .args(args)
-        .output()
-        .expect("run iago")
-}
+mod common;
 
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
+use common::{iago, stderr, stdout};
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("iago-{name}-{}", std::process::id()));

@@ -3,11 +3,29 @@
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, Output, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
 use iago::board::{Game, Move, Position, Rules};
+
+/// Runs `iago ARGS` to its end.
+pub fn iago(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_iago"))
+        .args(args)
+        .output()
+        .expect("run iago")
+}
+
+/// A run's standard output as text.
+pub fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// A run's standard error as text.
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
 
 /// A running `iago` with its stdin, its stdout as a line channel, and its stderr as another.
 pub struct Engine {
