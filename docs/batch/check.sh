@@ -8,7 +8,9 @@
 #   - the Slurm array (slurm-solve.sbatch, slurm-merge.sbatch): the script's body once for each
 #     SLURM_ARRAY_TASK_ID, one after the other, then one task again alone;
 #   - the Kubernetes indexed Job (k8s-solve-job.yaml, k8s-merge-job.yaml): the container's
-#     command once for each JOB_COMPLETION_INDEX, /work mapped to a scratch directory.
+#     command once for each JOB_COMPLETION_INDEX, /work mapped to a scratch directory;
+#   - self-play data with GNU parallel (parallel-datagen.sh): the shards' chunk files and their
+#     merge must equal those of one process, byte for byte.
 # Needs GNU parallel, rsync and jq.
 #
 #   docs/batch/check.sh [IAGO]     (default: target/release/iago)
@@ -125,3 +127,16 @@ logged "$work/k8s.log" sh -c "$(container_script "$here/k8s-merge-job.yaml")"
 same "$work/k8s/out/merged.jsonl"
 step "the Kubernetes indexed Job, index by index"
 echo "check: every recipe's merge equals the whole run apart from time_ms"
+
+# Self-play data: 3 shards of parallel-datagen.sh write the chunk files of one process, byte
+# for byte, and their merge is the one process's merge.
+datagen_options=(--games 24 --games-per-chunk 4 --depth 3 --label-depth 4 --exact-empties 12 --seed 5)
+SHARDS=3 JOBS=2 logged "$work/datagen.log" \
+    "$here/parallel-datagen.sh" "$work/datagen" "${datagen_options[@]}"
+logged "$work/datagen-one.log" iago datagen "${datagen_options[@]}" --threads 2 --out "$work/datagen-one"
+logged "$work/datagen-one.log" iago merge --out "$work/datagen-one-merged" "$work/datagen-one"
+diff -r "$work/datagen/chunks" "$work/datagen-one" >/dev/null ||
+    { echo "check: the shards' chunks differ from one process's" >&2; exit 1; }
+diff -r "$work/datagen/merged" "$work/datagen-one-merged" >/dev/null ||
+    { echo "check: the merge of the shards' chunks differs from one process's" >&2; exit 1; }
+step "GNU parallel, self-play data in 3 shards: the chunks and their merge equal one process's"
