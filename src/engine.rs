@@ -198,11 +198,6 @@ impl Engine {
     pub fn clear_hash(&self) {
         let tt = &self.tt;
         self.pool.install(|| tt.clear());
-        self.clear_thread_tables();
-    }
-
-    /// Empties the endgame's per-thread tables on every search thread.
-    fn clear_thread_tables(&self) {
         self.pool
             .broadcast(|_| crate::search::endgame::clear_thread_table());
     }
@@ -342,9 +337,8 @@ impl Engine {
         state: &State,
         mode: SolveMode,
     ) -> Result<SolveReport, Stopped> {
+        self.clear_hash();
         let (tt, evaluator, stop) = (&self.tt, &self.evaluator, &*self.stop);
-        self.pool.install(|| tt.clear());
-        self.clear_thread_tables();
         let start = Instant::now();
         let solution = self
             .pool
