@@ -100,7 +100,8 @@ pub fn run(args: &SolveArgs) -> Result<(), CliError> {
         }
     }
     let positions = problem_positions(&problems, rules_args);
-    let work = format!("solve {} {rules}", if wld { "wld" } else { "exact" });
+    let mode_name = if wld { "wld" } else { "exact" };
+    let work = format!("solve {mode_name} {rules}");
     let mut shard = args.batch.start(&work, &positions)?;
     // A position done before that disagreed with its annotation still fails the run.
     let mut failures = shard
@@ -164,7 +165,7 @@ pub fn run(args: &SolveArgs) -> Result<(), CliError> {
             pv: solution.pv.iter().map(|m| m.to_string()).collect(),
             expected_score: expected,
             ok,
-            mode: if wld { "wld" } else { "exact" },
+            mode: mode_name,
         };
         if let Some(position) = &positions[ordinal] {
             shard.record(ordinal, position, &row)?;
