@@ -30,6 +30,10 @@ trap 'rm -rf "$work"' EXIT
 mkdir "$work/bin"
 ln -s "$(cd "$(dirname "$iago")" && pwd)/$(basename "$iago")" "$work/bin/iago"
 export PATH="$work/bin:$PATH"
+# A home of its own: parallel keeps its files there, and takes --workdir . relative to it when
+# the directory lies below it (CI may have no HOME; parallel then takes /tmp, which holds $work).
+mkdir "$work/home"
+export HOME="$work/home"
 unset IAGO
 start=$SECONDS
 step() { echo "check: $* ($((SECONDS - start)) s)"; }
@@ -57,7 +61,9 @@ for run in first again; do
     step "GNU parallel on this machine, $run"
 done
 
-# A stand-in for ssh: runs the command here, from a "home" of the host's own.
+# A stand-in for ssh: runs the command here, from a "home" of the host's own, with the
+# variables a login sets (parallel's worker on the host runs the job with $SHELL: CI may have
+# none).
 cat >"$work/bin/fake-ssh" <<'SSH'
 #!/usr/bin/env bash
 while [ $# -gt 0 ]; do
@@ -70,7 +76,7 @@ done
 home="$FAKE_SSH_HOMES/$1"
 shift
 [ "${1-}" = -- ] && shift
-mkdir -p "$home" && cd "$home" && exec bash -c "$*"
+mkdir -p "$home" && cd "$home" && HOME=$home SHELL=/bin/bash exec bash -c "$*"
 SSH
 chmod +x "$work/bin/fake-ssh"
 export PARALLEL_SSH="$work/bin/fake-ssh" FAKE_SSH_HOMES="$work/hosts"
