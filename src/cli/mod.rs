@@ -52,8 +52,8 @@ pub enum Command {
     /// Search each position to a depth or for a time: best move, score (discs for the side to
     /// move), depth@selectivity, nodes, time and principal variation.
     Analyze(analyze::AnalyzeArgs),
-    /// Search fixed positions at a fixed depth on one thread: a deterministic node count for
-    /// regression checks, and the speed.
+    /// Search fixed positions at a fixed depth: on one thread (the default) a deterministic node
+    /// count for regression checks and the speed; on several, time to depth and nodes/s.
     Bench(bench::BenchArgs),
     /// Fit the Multi-ProbCut parameters on positions sampled from WTHOR archives; prints the
     /// table of `src/search/probcut.rs`.

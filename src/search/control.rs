@@ -1,7 +1,7 @@
 //! Stop conditions shared by every thread of one search: a stop flag that a GUI or the clock
 //! sets, a deadline, and one flag per parallel split (set when a sibling cuts off).
 
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::time::Instant;
 
 /// How often (in calls of [`Control::should_stop`]) the clock is read.
@@ -105,21 +105,33 @@ pub(crate) fn split<T: Sync>(
     let cut = &cut.0;
     let split = control.split(cut);
     let none = (lowest, super::tt::NO_MOVE, 0);
-    children
-        .par_iter()
+    // As many workers as threads (or moves), each taking the next move in the list's order: a
+    // thread that joins late takes the best-ordered move left, not one from the far half.
+    let next = AtomicUsize::new(0);
+    let workers = rayon::current_num_threads().min(children.len());
+    (0..workers)
+        .into_par_iter()
         .with_max_len(1)
-        .map(|child| {
-            if cut.load(Relaxed) {
-                return none;
+        .map(|_| {
+            let mut best = none;
+            while !cut.load(Relaxed) {
+                let i = next.fetch_add(1, Relaxed);
+                let Some(child) = children.get(i) else {
+                    break;
+                };
+                let (score, mv, nodes, aborted) = search(child, split);
+                best.2 += nodes;
+                if aborted {
+                    break;
+                }
+                if score > alpha {
+                    cut.store(true, Relaxed);
+                }
+                if score > best.0 {
+                    (best.0, best.1) = (score, mv);
+                }
             }
-            let (score, mv, nodes, aborted) = search(child, split);
-            if aborted {
-                return (lowest, super::tt::NO_MOVE, nodes);
-            }
-            if score > alpha {
-                cut.store(true, Relaxed);
-            }
-            (score, mv, nodes)
+            best
         })
         .reduce(
             || none,
