@@ -1,0 +1,70 @@
+//! More search threads than cores: every split then has more workers than the machine can run
+//! at once, and who runs first must change neither an exact score nor the legality of a move.
+//! A test binary of its own, so that its busy threads never overlap the timed stop tests of the
+//! other binaries.
+
+mod common;
+
+use common::random_games;
+use iago::board::{Color, Position, Rules, parse_obf_line};
+use iago::engine::{Engine, EngineOptions, SearchRequest};
+use iago::search::Limits;
+use iago::search::endgame::SolveMode;
+
+fn engine(threads: usize) -> Engine {
+    Engine::new(EngineOptions {
+        threads,
+        hash_mb: 16,
+        ..EngineOptions::default()
+    })
+    .unwrap()
+}
+
+#[test]
+fn eight_threads_solve_exactly_as_one() {
+    let (mut one, mut eight) = (engine(1), engine(8));
+    let entries = include_str!("data/hard-20-first40.obf")
+        .lines()
+        .filter_map(|l| parse_obf_line(l).unwrap())
+        .step_by(3)
+        .take(6);
+    for entry in entries {
+        let state = Rules::OTHELLO
+            .state(Position {
+                board: entry.position.board,
+                to_move: Color::Black,
+            })
+            .unwrap();
+        let a = one.solve(Rules::OTHELLO, &state, SolveMode::Exact).unwrap();
+        let b = eight
+            .solve(Rules::OTHELLO, &state, SolveMode::Exact)
+            .unwrap();
+        assert_eq!(Some(a.solution.score), entry.best_score());
+        assert_eq!(
+            a.solution.score, b.solution.score,
+            "{}",
+            entry.position.board
+        );
+    }
+}
+
+#[test]
+fn eight_threads_split_the_midgame_and_play_legal_moves() {
+    // Depth 10: null-window and PV nodes split from depth 8.
+    let mut engine = engine(8);
+    for game in random_games(12, 0x0838_0838) {
+        let board = game.position().board;
+        engine.set_game(game);
+        let result = engine.search(&SearchRequest::play(Limits::depth(10)), &mut |_| {});
+        if board.is_game_over() {
+            continue;
+        }
+        assert!(
+            board.is_legal(result.best_move),
+            "{} on {board}",
+            result.best_move
+        );
+        assert_eq!(result.pv.first(), Some(&result.best_move));
+        assert!(result.score.abs() <= 64, "{} on {board}", result.score);
+    }
+}
