@@ -4,7 +4,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{Xorshift, random_games};
+use common::{Xorshift, assert_searches_play_legal_moves, random_games};
 use iago::board::{Game, Move, Position, Rules, parse_position};
 use iago::engine::{Engine, EngineOptions, SearchRequest};
 use iago::search::endgame::SolveMode;
@@ -22,21 +22,8 @@ fn engine(threads: usize) -> Engine {
 #[test]
 fn always_a_legal_move_on_one_and_two_threads() {
     for threads in [1, 2] {
-        let mut engine = engine(threads);
-        for game in random_games(40, 0x1234_5678 + threads as u64) {
-            let board = game.position().board;
-            engine.set_game(game);
-            let result = engine.search(&SearchRequest::play(Limits::depth(4)), &mut |_| {});
-            if board.is_game_over() {
-                continue;
-            }
-            assert!(
-                board.is_legal(result.best_move),
-                "{} on {board}",
-                result.best_move
-            );
-            assert_eq!(result.pv.first(), Some(&result.best_move));
-        }
+        let games = random_games(40, 0x1234_5678 + threads as u64);
+        assert_searches_play_legal_moves(&mut engine(threads), games, 4);
     }
 }
 

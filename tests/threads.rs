@@ -5,10 +5,9 @@
 
 mod common;
 
-use common::random_games;
+use common::{assert_searches_play_legal_moves, random_games};
 use iago::board::{Color, Position, Rules, parse_obf_line};
-use iago::engine::{Engine, EngineOptions, SearchRequest};
-use iago::search::Limits;
+use iago::engine::{Engine, EngineOptions};
 use iago::search::endgame::SolveMode;
 
 fn engine(threads: usize) -> Engine {
@@ -51,20 +50,5 @@ fn eight_threads_solve_exactly_as_one() {
 #[test]
 fn eight_threads_split_the_midgame_and_play_legal_moves() {
     // Depth 10: null-window and PV nodes split from depth 8.
-    let mut engine = engine(8);
-    for game in random_games(12, 0x0838_0838) {
-        let board = game.position().board;
-        engine.set_game(game);
-        let result = engine.search(&SearchRequest::play(Limits::depth(10)), &mut |_| {});
-        if board.is_game_over() {
-            continue;
-        }
-        assert!(
-            board.is_legal(result.best_move),
-            "{} on {board}",
-            result.best_move
-        );
-        assert_eq!(result.pv.first(), Some(&result.best_move));
-        assert!(result.score.abs() <= 64, "{} on {board}", result.score);
-    }
+    assert_searches_play_legal_moves(&mut engine(8), random_games(12, 0x0838_0838), 10);
 }

@@ -254,6 +254,32 @@ pub fn random_games(count: usize, seed: u64) -> Vec<Game> {
     games
 }
 
+/// Searches each game's position with `engine` to `depth` and checks the answer: a legal best
+/// move (unless the game is over), first in the PV, and a score within the disc range.
+pub fn assert_searches_play_legal_moves(
+    engine: &mut iago::engine::Engine,
+    games: Vec<Game>,
+    depth: u32,
+) {
+    use iago::engine::SearchRequest;
+    use iago::search::Limits;
+    for game in games {
+        let board = game.position().board;
+        engine.set_game(game);
+        let result = engine.search(&SearchRequest::play(Limits::depth(depth)), &mut |_| {});
+        if board.is_game_over() {
+            continue;
+        }
+        assert!(
+            board.is_legal(result.best_move),
+            "{} on {board}",
+            result.best_move
+        );
+        assert_eq!(result.pv.first(), Some(&result.best_move));
+        assert!(result.score.abs() <= 64, "{} on {board}", result.score);
+    }
+}
+
 /// A game that reaches a position where the side to move must pass: the moves up to it.
 pub fn game_reaching_a_pass() -> Game {
     // A random game with two passes (found with a fixed seed); cut at the first forced pass.
