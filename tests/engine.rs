@@ -4,20 +4,11 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{Xorshift, assert_searches_play_legal_moves, random_games};
+use common::{Xorshift, assert_searches_play_legal_moves, random_games, search_engine as engine};
 use iago::board::{Game, Move, Position, Rules, parse_position};
-use iago::engine::{Engine, EngineOptions, SearchRequest};
+use iago::engine::{Engine, SearchRequest};
 use iago::search::endgame::SolveMode;
 use iago::search::{Bound, Limits, Source};
-
-fn engine(threads: usize) -> Engine {
-    Engine::new(EngineOptions {
-        threads,
-        hash_mb: 16,
-        ..EngineOptions::default()
-    })
-    .unwrap()
-}
 
 #[test]
 fn always_a_legal_move_on_one_and_two_threads() {

@@ -5,19 +5,9 @@
 
 mod common;
 
-use common::{assert_searches_play_legal_moves, random_games};
+use common::{assert_searches_play_legal_moves, random_games, search_engine as engine};
 use iago::board::{Color, Position, Rules, parse_obf_line};
-use iago::engine::{Engine, EngineOptions};
 use iago::search::endgame::SolveMode;
-
-fn engine(threads: usize) -> Engine {
-    Engine::new(EngineOptions {
-        threads,
-        hash_mb: 16,
-        ..EngineOptions::default()
-    })
-    .unwrap()
-}
 
 #[test]
 fn eight_threads_solve_exactly_as_one() {

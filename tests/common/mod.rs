@@ -254,6 +254,16 @@ pub fn random_games(count: usize, seed: u64) -> Vec<Game> {
     games
 }
 
+/// An in-process engine with `threads` search threads and a 16 MiB table.
+pub fn search_engine(threads: usize) -> iago::engine::Engine {
+    iago::engine::Engine::new(iago::engine::EngineOptions {
+        threads,
+        hash_mb: 16,
+        ..iago::engine::EngineOptions::default()
+    })
+    .unwrap()
+}
+
 /// Searches each game's position with `engine` to `depth` and checks the answer: a legal best
 /// move (unless the game is over), first in the PV, and a score within the disc range.
 pub fn assert_searches_play_legal_moves(
