@@ -320,6 +320,40 @@ fn analyze_transcripts_and_static_evaluation() {
 }
 
 #[test]
+fn protocol_sessions_search_at_the_selectivity_given() {
+    let level_of_a_search = |selectivity: &str| {
+        let mut engine = common::Engine::start(&[
+            "nboard",
+            "--threads",
+            "1",
+            "--hash",
+            "16",
+            "--no-book",
+            "--selectivity",
+            selectivity,
+        ]);
+        engine.send("nboard 2");
+        engine.send("set depth 6");
+        engine.send("set game (;GM[Othello]PC[x]PB[a]PW[b]RE[?]TI[0:00//]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[F6]B[E6]W[F4];)");
+        engine.send("go");
+        let lines = engine.until(std::time::Duration::from_secs(60), |l| l.starts_with("==="));
+        let last = lines.iter().rfind(|l| l.starts_with("status ")).unwrap();
+        last.split_whitespace().nth(2).unwrap().to_string()
+    };
+    assert_eq!(level_of_a_search("73"), "6@73%");
+    assert_eq!(level_of_a_search("95"), "6@95%");
+    for protocol in ["nboard", "gtp"] {
+        let out = iago_stdin(&[protocol, "--selectivity", "90"], "");
+        assert_eq!(out.status.code(), Some(2));
+        assert!(
+            stderr(&out).contains("--selectivity must be one of 73, 87, 95, 98, 99, 100, not 90"),
+            "{}",
+            stderr(&out)
+        );
+    }
+}
+
+#[test]
 fn bench_prints_a_node_signature() {
     let out = iago(&["bench", "--depth", "3"]);
     assert!(out.status.success(), "{}", stderr(&out));

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::args::{
     BatchArgs, CliError, EvalArg, RulesArgs, SearchArgs, positions_bar, problem_positions,
-    problem_state, problem_text, pv_text, rate, seconds_arg, table_header,
+    problem_state, problem_text, pv_text, rate, seconds_arg, selectivity_arg, table_header,
 };
 use crate::board::{Rules, State};
 use crate::engine::{Engine, EngineOptions, SearchRequest};
@@ -62,8 +62,8 @@ pub struct AnalyzeArgs {
     pub eval: EvalArg,
     /// ProbCut confidence of the midgame search in percent: 73, 87, 95, 98, 99, or 100 for
     /// no selective cuts (a full-width search to the depth).
-    #[arg(long, default_value_t = 95, value_name = "PERCENT")]
-    pub selectivity: u8,
+    #[arg(long, default_value = "95", value_name = "PERCENT", value_parser = selectivity_arg)]
+    pub selectivity: usize,
     /// The rule set (without a file, a variant's start position is searched).
     #[command(flatten)]
     pub rules: RulesArgs,
@@ -89,14 +89,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
         (None, Some(t)) => Limits::move_time(crate::search::time::duration_from_seconds(t)),
         (None, None) => return Err("give --depth D or --time SECS".into()),
     };
-    let Some(level) = SELECTIVITY.iter().position(|&(_, p)| p == selectivity) else {
-        let levels: Vec<String> = SELECTIVITY.iter().map(|(_, p)| p.to_string()).collect();
-        return Err(format!(
-            "--selectivity must be one of {}, not {selectivity}",
-            levels.join(", ")
-        )
-        .into());
-    };
+    let (level, selectivity) = (selectivity, SELECTIVITY[selectivity].1);
     let rules = rules_args.rules()?;
     let (text, first_index) = problem_text(args.file.as_deref(), rules_args, &rules)?;
     let mut engine = Engine::new(EngineOptions {

@@ -268,6 +268,10 @@ pub struct EngineArgs {
     /// Seconds per move when a GTP client gives no clock (instead of --depth).
     #[arg(long, value_name = "SECS", value_parser = seconds_arg)]
     pub time: Option<f64>,
+    /// ProbCut confidence of the midgame search in percent: 73, 87, 95, 98, 99, or 100 for
+    /// no selective cuts (a full-width search to the depth).
+    #[arg(long, default_value = "95", value_name = "PERCENT", value_parser = selectivity_arg)]
+    pub selectivity: usize,
     /// How GTP vertices name the rows: `top` (a1 top-left, Othello notation, Edax's GTP),
     /// `bottom` (A1 bottom-left, GoGui and gogui-twogtp), or `auto`: top until the client sends
     /// a `gogui-` command, as GoGui and gogui-twogtp do at once.
@@ -294,6 +298,7 @@ impl Default for EngineArgs {
             search: SearchArgs::default(),
             depth: 12,
             time: None,
+            selectivity: crate::engine::EngineOptions::default().selectivity,
             rows: crate::protocol::gtp::Rows::Auto,
             eval: EvalArg::default(),
             book: None,
@@ -421,6 +426,22 @@ pub(crate) fn hash_arg(text: &str) -> Result<usize, ValueError> {
         Ok(n) if (1..=max).contains(&n) => Ok(n),
         _ => Err(ValueError::Hash),
     }
+}
+
+/// `--selectivity`: a ProbCut confidence in percent, one of [`crate::search::SELECTIVITY`]'s
+/// levels; gives the level's index.
+pub(crate) fn selectivity_arg(text: &str) -> Result<usize, String> {
+    let levels = &crate::search::SELECTIVITY;
+    text.parse::<u8>()
+        .ok()
+        .and_then(|percent| levels.iter().position(|&(_, p)| p == percent))
+        .ok_or_else(|| {
+            let names: Vec<String> = levels.iter().map(|(_, p)| p.to_string()).collect();
+            format!(
+                "--selectivity must be one of {}, not {text}",
+                names.join(", ")
+            )
+        })
 }
 
 /// `--time` of a search: a positive, finite number of seconds.

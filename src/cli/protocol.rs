@@ -8,6 +8,7 @@ pub fn run(args: EngineArgs, protocol: Option<crate::protocol::Protocol>) -> Res
     let mut engine = crate::engine::Engine::new(crate::engine::EngineOptions {
         threads: args.search.threads,
         hash_mb: args.search.hash,
+        selectivity: args.selectivity,
         ..crate::engine::EngineOptions::default()
     })?;
     let evaluation = args.eval.evaluator()?;
