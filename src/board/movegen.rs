@@ -2,12 +2,13 @@
 //! other side). Everything here is branch-free shifts and masks, portable to any 64-bit target;
 //! where AVX2 is enabled at compile time, `flips` works on four rays at once.
 //!
-//! Alternatives for `flips` were measured (`cargo bench --bench movegen`, see docs/lab/2026-11-22-board-and-perft.md): the
-//! per-direction rays with AVX2 (kept where available) or a bit scan (kept elsewhere), a
-//! Kogge-Stone/dumb7 flood from the square, and a loop over the directions; the measurements
-//! are in docs/lab/2026-11-22-board-and-perft.md. An AVX2 `moves` (the four axes in four lanes) was no
-//! faster in the solver than the scalar one (25.4 G against 25.3 G cycles on a 27-empty
-//! position), so `moves` stays scalar.
+//! Alternatives for `flips` were measured (`cargo bench --bench movegen`): the per-direction
+//! rays with AVX2 (kept where available) or a bit scan (kept elsewhere), a Kogge-Stone/dumb7
+//! flood from the square, and a loop over the directions; the measurements are in
+//! docs/lab/2026-11-22-board-and-perft.md, "Choosing the kernels". An AVX2 `moves` (the four
+//! axes in four lanes) was no faster in the solver than the scalar one, so `moves` stays scalar
+//! (measured: docs/lab/2026-11-22-board-and-perft.md, "Figures moved from the code's comments
+//! (2026-11-26)").
 
 /// Masks out column a and column h: a disc there cannot sit between two others horizontally or
 /// diagonally.

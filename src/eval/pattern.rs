@@ -20,9 +20,9 @@ use crate::board::stability::stable_discs_both;
 use crate::board::symmetry::Symmetry;
 
 /// Game stages, by their lowest empties: four empties each. (Finer stages were measured: one
-/// per number of empties from 13 to 24 took the static error at 24 empties on the validation
-/// games from 5.54 to 5.40 discs and the depth-8 error from 3.37 to 3.20, but played worse at
-/// depth 6, Elo -16 to -23 over 1,000 games; see docs/lab/2026-11-22-trained-evaluation.md.)
+/// per number of empties from 13 to 24 lowered the static and the depth-8 errors at 24 empties
+/// on the validation games, but played worse at depth 6; see
+/// docs/lab/2026-11-22-trained-evaluation.md, "Finer stages".)
 const STAGE_LOWS: [u32; 15] = [1, 5, 9, 13, 17, 21, 25, 29, 33, 37, 41, 45, 49, 53, 57];
 
 /// Game stages: empties 1-4 are stage 0, …, 57-60 stage 14.
@@ -52,10 +52,12 @@ pub const fn stage(empties: u32) -> usize {
 /// Weight tables per stage, by mobility context: whether the side to move has more legal moves
 /// than its opponent. The pattern weights then depend on who holds the initiative, which one
 /// sum of table weights cannot express. Training fits a shared table and each context's
-/// differences from it (see `iago train --context-decay`); validation errors of the full
-/// training against one table per stage: stage 1 5.53 → 5.37 discs, stage 3 6.69 → 6.56,
-/// stage 4 6.10 → 5.97, stage 5 5.50 → 5.40 (docs/lab/2026-11-22-trained-evaluation.md, "Mobility contexts"; before the tables
-/// per number of empties of [`TABLES_OF`]).
+/// differences from it (see `iago train --context-decay`). Against one table per stage they
+/// lowered the full training's validation errors in stages 0-5 (before the tables per number
+/// of empties of [`TABLES_OF`]; chosen by measurement:
+/// docs/lab/2026-11-22-trained-evaluation.md, "The trained evaluation (the README's benchmark
+/// section)": the validation errors before and with the mobility contexts, and "Mobility
+/// contexts, shipped now").
 pub const CONTEXTS: usize = 2;
 
 /// Stages whose tables split by the number of empties as well: one pair of mobility contexts
@@ -231,9 +233,10 @@ const DIAGONALS: [u64; 8] = {
 
 /// The base patterns. The last four (corner L A1-E1/A2-B2/A3-A5, kite A1-B1/A2-C2/B3-D3/C4-D4,
 /// edge + C2, F2 and corner diagonal A1-C1/A2-B2/A3/C3-F6) came last: refitting stage 5 alone
-/// on the same labels from zero, the static error at 24 empties (training report, 5,301
-/// validation positions) went from 5.092 to 5.011; leaving one of the four out gave 5.039,
-/// 5.036, 5.043 and 5.024 (in that order), a fifth (row 2 with both corners) 5.005.
+/// on the same labels from zero, each of the four lowered the static error at 24 empties, and
+/// a fifth (row 2 with both corners) gained too little for its lookups (chosen by measurement:
+/// docs/lab/2026-11-22-trained-evaluation.md, "The trained evaluation (the README's benchmark
+/// section)", "Four more disc patterns").
 pub const PATTERNS: [Pattern; 17] = [
     // corner 3x3
     Pattern {
@@ -352,11 +355,10 @@ pub struct MovePattern {
 }
 
 /// The base move patterns: the edge (4 instances) and the 2×4 block at each corner along each
-/// edge (8 instances). Measured (stages 0-5 refitted with the `--solved` file; static error on
-/// the 5,301 validation positions at 24 empties of the training report): 5.31 without them,
-/// 5.22 with the edges, 5.13 with both; the second row or the long diagonals as well 5.13, the
-/// corner 3×3 discs joined with who can take the corner 5.11, the same two patterns over the
-/// potential moves as well 5.10 (see docs/lab/2026-11-22-trained-evaluation.md).
+/// edge (8 instances). Each lowered the static error at 24 empties (stages 0-5 refitted); the
+/// second row or the long diagonals as well gained nothing more, the other variants measured
+/// little more (chosen by measurement: docs/lab/2026-11-22-trained-evaluation.md, "The trained
+/// evaluation (the README's benchmark section)", the paragraph "Then move patterns").
 pub const MOVE_PATTERNS: [MovePattern; 2] = [
     // edge moves
     MovePattern {

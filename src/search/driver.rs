@@ -254,13 +254,14 @@ fn fallback<G: Game>(game: &G, node: &G::Node, root: &[RootMove<G::Move>]) -> Se
 /// The selective searches before an exact solve: midgame iterations at the lowest ProbCut level
 /// every second depth up to `empties - PRESEARCH_GAP`, then whole-game searches at the levels of
 /// [`PRESEARCH_END_LEVELS`]. They fill the hash table with best moves and give the exact search
-/// its aspiration window. On FFO #40-#49 (2 threads) they cut the nodes of an exact solve from
-/// 2.07 G to about 1.0 G; gaps of 6, 10 and 12 were within a few percent.
+/// its aspiration window, which saves many of the exact search's nodes; other gaps did about
+/// as well (chosen by measurement: docs/lab/2026-11-22-endgame-solver.md, "Figures moved from
+/// the code's comments (2026-11-26)").
 const PRESEARCH_GAP: u32 = 8;
-/// ProbCut levels (indices into [`SELECTIVITY`]) of the whole-game pre-searches. On FFO #45,
-/// #48 and #49 (one thread, three runs each, times ±15% from run to run): 73% then 95%, 808 M
-/// nodes in 77 s on average; 73% alone 861 M, 67 s; 87% alone 820 M, 66 s; 73%, 87% and 95%
-/// 812 M, 73 s. The slower ProbCut nodes of a second pass cost more than the exact nodes saved.
+/// ProbCut levels (indices into [`SELECTIVITY`]) of the whole-game pre-searches: one pass, at
+/// 87%. The slower ProbCut nodes of a second pass cost more than the exact nodes saved (chosen
+/// by measurement: docs/lab/2026-11-22-endgame-solver.md, "Figures moved from the code's
+/// comments (2026-11-26)").
 const PRESEARCH_END_LEVELS: [usize; 1] = [1];
 /// The ProbCut level of the midgame pre-searches (73%: the cheapest gave the fewest nodes).
 const PRESEARCH_MIDGAME_LEVEL: usize = 0;

@@ -39,19 +39,19 @@ const SHALLOW_ORDERING_MIN_EMPTIES: u32 = 14;
 
 /// Empties from which deep nodes use the shared hash table; below, a small table of each
 /// thread's own holds their bounds (no move). Parents look their children up in either table
-/// before searching them (enhanced transposition cut-off). Against the shared table for every
-/// deep node, on FFO #41-#44 and #46 (one thread): 11, 12, 13, 14 and 15 all took 10-25% less
-/// time (the noise of this machine), 13 the least; Egaroucid's split is 14.
+/// before searching them (enhanced transposition cut-off). Every split from 11 to 15 empties
+/// took less time than the shared table for every deep node, this one the least; Egaroucid's
+/// split is 14 (chosen by measurement: docs/lab/2026-11-22-endgame-solver.md, "Figures moved
+/// from the code's comments (2026-11-26)").
 const SHARED_TT_MIN_EMPTIES: u32 = 13;
 
 /// Plies from which the moves of a depth-limited (selective) entry, left by the pre-searches,
 /// go first in the exact search: a shallower search's moves order worse than the solver's own
-/// ordering (fastest-first and the evaluation). Together with the second hash move, against
-/// every selective move first and one hash move (one thread, `--hash 768`): FFO #50 933.5 M
-/// nodes -> 630.8 M, #53 2,045.0 M -> 1,962.0 M, #55 11.65 G -> 11.22 G, #58 1,996.9 M ->
-/// 1,701.2 M, #45-#48 357.6 M -> 340.0 M, #49, #51, #52, #56, #57 3,192.4 M -> 2,899.9 M.
-/// With the second move also ordering the midgame search, the threshold at 8 plies took #53 to
-/// 2,019.7 M, at 12 plies to 2,494.9 M (#50 494.7 M).
+/// ordering (fastest-first and the evaluation). Together with the second hash move, this took
+/// fewer nodes than every selective move first and one hash move on every FFO position tried;
+/// other thresholds took more nodes in all (chosen by measurement:
+/// docs/lab/2026-11-22-endgame-solver.md, "Earlier versions of the FFO #40-#59 table and the
+/// sessions behind them", build 3ad855d against d10117c).
 const SELECTIVE_MOVE_MIN_DEPTH: u32 = 6;
 
 /// Entries per number of empties in a thread's own table.
@@ -161,7 +161,9 @@ fn odd_quadrants(empties: u64) -> u64 {
 }
 
 /// The empty squares none of whose neighbours is empty: playing into a lone hole first (as
-/// Egaroucid does) cut the nodes of FFO #41-#44 and #46 by 6% (one thread).
+/// Egaroucid does) takes fewer nodes (chosen by measurement:
+/// docs/lab/2026-11-22-endgame-solver.md, "Figures moved from the code's comments
+/// (2026-11-26)").
 #[inline]
 fn lone_empties(empties: u64) -> u64 {
     let side = ((empties & 0x7F7F_7F7F_7F7F_7F7F) << 1) | ((empties & 0xFEFE_FEFE_FEFE_FEFE) >> 1);
@@ -213,11 +215,11 @@ static STABILITY_THRESHOLD: [i32; 65] = {
     t
 };
 
-/// Minimum `alpha` for a stability cut-off in the shallow searches, by empties (5 and 6 only).
-/// One thread, against none: FFO #41-#44 and #46 177.8 M → 163.3 M nodes, hard-20 lines 1-60
-/// with FFO #40 and #47 317.3 M → 270.2 M nodes and 22.4 → 19.1 s (best of three alternating
-/// runs); alpha ≥ 4 and 6 instead of 6 and 8: 0.2% fewer nodes; with 4 empties too (alpha ≥
-/// 4), 8.7% fewer nodes but no faster.
+/// Minimum `alpha` for a stability cut-off in the shallow searches, by empties (5 and 6 only,
+/// as Egaroucid does). The cut-off took fewer nodes and less time than none; lower thresholds
+/// saved hardly any more nodes, and the cut-off at 4 empties too saved nodes but no time
+/// (chosen by measurement: docs/lab/2026-11-22-endgame-solver.md, "Figures moved from the
+/// code's comments (2026-11-26)").
 static SHALLOW_STABILITY_THRESHOLD: [i32; SHALLOW_MAX as usize + 1] = [99, 99, 99, 99, 99, 6, 8];
 
 /// One move of a move list: the square, its flips and its ordering value.
@@ -286,25 +288,24 @@ impl SearchEval for NoEval {
 }
 
 /// Empties from which the evaluation's one-ply, then two-ply value of a child (instead of its
-/// static value) orders the moves, when the search has an evaluation. With the weights of
-/// [`EVAL_WEIGHT`], one thread, FFO #49-#54 and #56-#58: from 20 and 23 9.14 G nodes, 18 and
-/// 22 8.29 G, 18 and 21 8.02 G, 16 and 23 8.22 G; 18 and 22 took the least time (300 s
-/// against 324 s for 20 and 23, 315 s for 18 and 21, 331 s for 16 and 23, two runs side by
-/// side on the 2 cores). On FFO #60-#67, not used to choose (weights and depths together against
-/// 20 and 20 from 20 and 23): 13.08 G nodes against 13.49 G, but about 5% more time.
+/// static value) orders the moves, when the search has an evaluation. Starting them at fewer
+/// empties saves nodes, but each evaluation costs time: with the weights of [`EVAL_WEIGHT`],
+/// these two took the least time on the positions they were chosen on. On positions not used
+/// to choose, the weights and these depths together still saved nodes but took more time
+/// (chosen by measurement: docs/lab/2026-11-25-ffo-40-59-vs-egaroucid.md, the settings
+/// measured under its table, build 398b2d1).
 const EVAL_LOOKAHEAD_MIN_EMPTIES: [u32; 2] = [18, 22];
 
 /// Weight of the evaluation (discs for the opponent) in the ordering value, by look-ahead
 /// depth: static, one ply, two plies (see [`EVAL_LOOKAHEAD_MIN_EMPTIES`]).
 ///
-/// - Static: the crude one-ply value no longer joins it when there is an evaluation: nodes on
-///   FFO #41-#44 and #46 (one thread) with weights 8, 12, 16, 20 were 174 M, 173 M, 176 M,
-///   178 M against 178 M for both (weight 32), on 60 positions of hard-20 and FFO #40 and #47
-///   326 M, 322 M, -, 317 M against 312 M, with fewer move generations per node.
+/// - Static: the crude one-ply value no longer joins it when there is an evaluation: the
+///   evaluation alone took about as many nodes as both, with fewer move generations per node.
 /// - Searched values are closer to the truth than static ones and earn more weight against
-///   the opponent's mobility: one thread, FFO #40-#59 19.28 G nodes with 40 against 21.47 G
-///   with 20 (#55 9.66 G against 11.22 G); #49-#54 and #56-#58 9.14 G with 48, 9.22 G with
-///   40, 9.21 G with 56, 9.84 G with 20.
+///   the opponent's mobility: this weight took the fewest nodes of those tried.
+///
+/// (Chosen by measurement: docs/lab/2026-11-22-endgame-solver.md, "Figures moved from the
+/// code's comments (2026-11-26)".)
 const EVAL_WEIGHT: [i32; EVAL_LOOKAHEAD_MIN_EMPTIES.len() + 1] = [20, 48, 48];
 
 /// Weight of the opponent's potential mobility (empty squares next to the mover's discs) in
@@ -357,10 +358,11 @@ fn eval_negamax<E: SearchEval + ?Sized>(
 }
 
 /// Empties from which a null-window node searches its remaining moves in parallel once its
-/// first move failed to cut (Young Brothers Wait). 16 against 12, 2 threads: FFO #55 12.66 G
-/// nodes in 198.5 s against 12.62 G in 211.3 s (63.8 M against 59.7 M nodes/s: fewer, larger
-/// tasks); #45-#48 6.16-6.39 s against 6.02-6.25 s (three runs each, within the noise).
-/// Egaroucid 7.8 splits its endgame from 17 empties.
+/// first move failed to cut (Young Brothers Wait). From 16 rather than 12 the tasks are fewer
+/// and larger: FFO #55 took the same nodes in less time, and easier positions the same time
+/// within the noise. Egaroucid 7.8 splits its endgame from 17 empties (chosen by measurement:
+/// docs/lab/2026-11-22-endgame-solver.md, "Figures moved from the code's comments
+/// (2026-11-26)").
 const SPLIT_MIN_EMPTIES: u32 = 16;
 
 impl<'a> EndgameSearch<'a> {
@@ -809,8 +811,8 @@ impl<'a, E: SearchEval + ?Sized> EndgameSearch<'a, E> {
     /// Builds the move list of a deep node. Ordering: the hash moves first (the best, then the
     /// one it replaced), then the others by [`Self::value_moves`]. When there are hash moves,
     /// the others are valued only once the hash moves have failed to cut (`list.pending`): the
-    /// same tree, 1.5% less time on FFO #45-#48 (one thread, mean of three alternating runs,
-    /// 11.59 s against 11.77 s).
+    /// same tree in a little less time (measured: docs/lab/2026-11-22-endgame-solver.md, "The
+    /// figures of the README's design section 'The endgame solver'").
     ///
     /// Children found in their hash table settle moves before any search (enhanced
     /// transposition cut-off; the shared table's buckets of all children are prefetched while

@@ -21,8 +21,10 @@ pub use crate::search::pvs::NO_SELECTIVITY;
 const CORNERS: u64 = Bitboard::CORNERS.0;
 
 /// A selective search that reaches the end of the game (depth = empties, ProbCut on) hands
-/// over to the exact solver at this many empties. 14 against 12 and 16 on FFO #40-#49: within
-/// 5% in nodes, the fewest calls of the slow midgame search.
+/// over to the exact solver at this many empties. 12 and 16 took about as many nodes; this
+/// one the fewest calls of the slow midgame search (chosen by measurement:
+/// docs/lab/2026-11-22-midgame-search.md, "Figures moved from the code's comments
+/// (2026-11-26)").
 const SELECTIVE_END_MIN_EMPTIES: u32 = 14;
 
 /// A board with the evaluation's state.
@@ -72,8 +74,9 @@ impl<'a, E: SearchEval + ?Sized> Pvs<'a, Othello<'a, E>> {
 }
 
 /// Seconds to solve `empties` exactly on `threads` threads: about 0.5 s at 20 empties on two
-/// threads, ×2.15 per empty (measured on FFO #40-#49 with the evaluation in the ordering: 36 s
-/// for #49 at 26 empties); one thread is 1.6× slower.
+/// threads, ×2.15 per empty; one thread is 1.6× slower. A model of exact solves with the
+/// evaluation in the ordering (measured: docs/lab/2026-11-22-midgame-search.md, "Figures moved
+/// from the code's comments (2026-11-26)").
 fn exact_seconds(empties: u32, threads: usize) -> f64 {
     let speedup = if threads <= 1 {
         1.0

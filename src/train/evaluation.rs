@@ -6,8 +6,8 @@
 //! 2. Labels, stage by stage from the end of the game (Logistello's bootstrapping):
 //!    - up to `solve_max_empties` empties, every position: Iago's exact solver (game values
 //!      cover only the positions of well-played games, while a search scores the positions that
-//!      bad moves lead to as well: with solved labels for all of 13-16 empties, the depth-8 error
-//!      at 24 empties fell from 4.20 to 3.46 discs);
+//!      bad moves lead to as well: solved labels for all of 13-16 empties lowered the depth-8
+//!      error at 24 empties);
 //!    - from there up to 24 empties, values known along the game path: WTHOR's perfect-play
 //!      score at its theoretical depth, Logistello's final score (taken for its first position
 //!      with 24 empties), a finished game's end, and solved positions: each game's first one in
@@ -15,7 +15,7 @@
 //!      A position between two plies of equal value gets that value (see [`game_labels`]); the
 //!      other positions (up to `max_searched` a stage) get the score of a full-width search of
 //!      `searched_depth` plies whose leaves fall in the stages already fitted (more samples
-//!      for stages short of exact ones: 5.11 → 5.03 discs at 24 empties);
+//!      for stages short of exact ones: they lowered the static error at 24 empties);
 //!    - earlier: a full-width search of `bootstrap_depth` plies whose leaves fall in the stages
 //!      already fitted;
 //!    - off the games' paths (`off_path`, `off_path_search`): children of game positions by a
@@ -32,6 +32,9 @@
 //!    after it in the game; configurations that mirror each other share a weight.
 //! 4. Report: training and validation error per stage, and the error against WTHOR's exact
 //!    scores at 24 empties on the validation years.
+//!
+//! The measurements behind these choices are in docs/lab/2026-11-22-trained-evaluation.md,
+//! "Training, with its figures".
 
 use std::collections::{HashMap, HashSet};
 use std::time::Instant;
@@ -608,10 +611,11 @@ fn first_within(path: &[Position], empties: u32) -> Option<usize> {
 /// assumed at 24 empties), the end of a finished game, and the game's first position in the
 /// solver's range, solved. Where two anchors disagree, each depth of `options.check_empties` in
 /// turn (highest first) solves the game's first position at that depth, so that the stretches
-/// on both sides of it can be labelled. (Only 13% of the WTHOR games end with their perfect-play
-/// score and 16% still have it at 16 empties: most human games lose discs somewhere in their
-/// last 24 moves.) Every solved score goes into `cache`, which `solved` gets as it grows (see
-/// [`solve_all`]); `progress` gets a line per depth.
+/// on both sides of it can be labelled. (Few WTHOR games end with their perfect-play score,
+/// and few still have it at 16 empties: most human games lose discs somewhere in their last 24
+/// moves; docs/lab/2026-11-22-trained-evaluation.md, "Training, with its figures".) Every
+/// solved score goes into `cache`, which `solved` gets as it grows (see [`solve_all`]);
+/// `progress` gets a line per depth.
 fn game_labels(
     games: &[LabelledGame],
     options: &TrainOptions,
@@ -750,9 +754,9 @@ fn add_anchors(anchors: &mut [Vec<Anchor>], wanted: &[(usize, usize, Position)],
 ///
 /// The solver orders the moves of its larger nodes by the engine's evaluation as well (the
 /// compiled-in weights, parsed once per process by [`default_evaluator`]): exact
-/// scores do not depend on the ordering, and it saves time (one thread, one 8 MB table per
-/// thread as in training: 400 WTHOR positions at 16 empties 5.2 ms each against 6.1 without,
-/// 200 at 18 empties 23.0 ms against 28.4, 40 at 21 empties 253 ms against 299).
+/// scores do not depend on the ordering, and it saves time (measured:
+/// docs/lab/2026-11-22-trained-evaluation.md, "Figures moved from the code's comments
+/// (2026-11-26)").
 fn solve(tt: &mut TranspositionTable, board: &Board, known: &HashMap<Board, i8>) -> (i32, bool) {
     if let Some(&score) = known.get(&board.canonical().0) {
         return (score as i32, false);
@@ -1057,11 +1061,13 @@ fn predict(w: &[f32], s: &Sample) -> f32 {
 /// Fits `w` (one stage's [`fit_size`] float weights, canonical space, discs) to `samples` by
 /// Adagrad with L2 decay.
 ///
-/// The rate was chosen on a 20,000-game sample (exact 24-empties error on the validation
-/// years): 0.04 / 0.08 / 0.16 / 0.3 / 0.6 gave 6.45 / 6.11 / 5.95 / 6.03 / 6.20 discs; the decay
-/// of the shared table (1e-4 or 1e-3 per update) hardly mattered. A context's differences decay
-/// by `context_decay` per pass over the samples whatever their count, so that a configuration
-/// seen rarely in a context keeps the shared weight and only the common ones part.
+/// A context's differences decay by `context_decay` per pass over the samples whatever their
+/// count, so that a configuration seen rarely in a context keeps the shared weight and only the
+/// common ones part. The rate was chosen on a 20,000-game sample by the exact 24-empties error
+/// on the validation years: lower and higher rates both did worse, and the decay of the shared
+/// table (1e-4 or 1e-3 per update) hardly mattered (chosen by measurement:
+/// docs/lab/2026-11-22-trained-evaluation.md, "Figures moved from the code's comments
+/// (2026-11-26)").
 fn fit(w: &mut [f32], samples: &[Sample], options: &TrainOptions, seed: u64) {
     const DECAY: f32 = 1e-4;
     let scalars = STAGE_SIZE - SCALARS;
