@@ -574,16 +574,19 @@ impl Engine {
         if request.book && legal.count_ones() == 1 {
             // A forced move: searched only for its value.
             let limits = forced_limits(limits, start, rules.empty_count(&board));
-            let mut result = self.think(rules, state, &limits, legal, request, observer);
+            let mut result = self.think(rules, state, &limits, legal, request, start, observer);
             result.source = Source::Forced;
             result.time = start.elapsed();
             return result;
         }
-        self.think(rules, state, limits, legal, request, observer)
+        self.think(rules, state, limits, legal, request, start, observer)
     }
 
     /// Iterative deepening over the moves in `allowed` (at least one, all legal), from the
     /// request's first depth: the 8x8 driver for standard Othello, the variant driver otherwise.
+    /// The time limits count from `start`, when the request came (a wait for the weights and
+    /// the book, still loading at the first search, comes out of the move's time).
+    #[allow(clippy::too_many_arguments)]
     fn think(
         &mut self,
         rules: Rules,
@@ -591,9 +594,9 @@ impl Engine {
         limits: &Limits,
         allowed: u64,
         request: SearchRequest,
+        start: Instant,
         observer: &mut (dyn FnMut(&SearchResult) + Send),
     ) -> SearchResult {
-        let start = Instant::now();
         self.tt.new_search();
         let plan = limits.plan(start, rules.empty_count(&state.board()));
         let (tt, evaluator, stop) = (&self.tt, &self.evaluator, &*self.stop);

@@ -110,7 +110,9 @@ fn move_time_budget(time: Duration) -> (Duration, Duration) {
 }
 
 /// `(soft, hard)` from a game clock: an equal share of the remaining time over the moves left
-/// (about half the empties), plus most of the increment; never more than a third of the clock.
+/// (about half the empties), plus most of the increment. A clock that lasts the game gives no
+/// move more than a third of it; one refilled after `moves_to_go` moves (a byo-yomi period)
+/// keeps half a share for each of the period's other moves, so that its last move may use all.
 fn clock_budget(clock: &Clock, empties: u32) -> (Duration, Duration) {
     // Keep a reserve for the communication with the GUI over the rest of the game.
     let reserve = Duration::from_millis(50).min(clock.remaining / 10);
@@ -120,7 +122,11 @@ fn clock_budget(clock: &Clock, empties: u32) -> (Duration, Duration) {
         .unwrap_or(empties.div_ceil(2))
         .clamp(1, 40);
     let share = usable / moves_left + clock.increment * 9 / 10;
-    let hard_cap = usable / 3 + clock.increment * 9 / 10;
+    let cap = match clock.moves_to_go {
+        Some(_) => usable - usable / moves_left / 2 * (moves_left - 1),
+        None => usable / 3,
+    };
+    let hard_cap = cap + clock.increment * 9 / 10;
     let hard = (share * 2).min(hard_cap).min(usable);
     let hard = hard.saturating_sub(margin(hard));
     (share.min(hard) * 3 / 5, hard)
@@ -169,6 +175,46 @@ mod tests {
         };
         let hard = short.plan(start, 50).hard.unwrap() - start;
         assert!(hard < Duration::from_millis(200), "{hard:?}");
+    }
+
+    #[test]
+    fn a_byo_yomi_period_is_spent_on_its_moves() {
+        let start = Instant::now();
+        let period = |seconds: f64, stones| Limits {
+            clock: Some(Clock {
+                remaining: Duration::from_secs_f64(seconds),
+                increment: Duration::ZERO,
+                moves_to_go: Some(stones),
+            }),
+            ..Limits::default()
+        };
+        // One move in the period: all of it but the reserve and the margin.
+        let plan = period(1.0, 1).plan(start, 40);
+        assert_eq!(plan.hard.unwrap() - start, Duration::from_millis(935));
+        assert!(plan.soft.unwrap() - start >= Duration::from_millis(500));
+        let plan = period(0.1, 1).plan(start, 40);
+        let hard = plan.hard.unwrap() - start;
+        assert!(
+            hard > Duration::from_millis(70) && hard < Duration::from_millis(90),
+            "{hard:?}"
+        );
+        // Four moves in 4 s: about a second each, at most the time that leaves the other
+        // three half a second each.
+        let hard = period(4.0, 4).plan(start, 40).hard.unwrap() - start;
+        assert!(
+            hard > Duration::from_millis(1900) && hard <= Duration::from_millis(2000),
+            "{hard:?}"
+        );
+        // The same time as sudden death lasts the game: a fraction of it per move.
+        let whole_game = Limits {
+            clock: Some(Clock {
+                remaining: Duration::from_secs(1),
+                increment: Duration::ZERO,
+                moves_to_go: None,
+            }),
+            ..Limits::default()
+        };
+        assert!(whole_game.plan(start, 40).hard.unwrap() - start < Duration::from_millis(150));
     }
 
     #[test]
