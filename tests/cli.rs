@@ -321,17 +321,10 @@ fn analyze_transcripts_and_static_evaluation() {
 
 #[test]
 fn protocol_sessions_search_at_the_selectivity_given() {
-    let level_of_a_search = |selectivity: &str| {
-        let mut engine = common::Engine::start(&[
-            "nboard",
-            "--threads",
-            "1",
-            "--hash",
-            "16",
-            "--no-book",
-            "--selectivity",
-            selectivity,
-        ]);
+    let level_of_a_search = |selectivity: &[&str]| {
+        let mut args = vec!["nboard", "--threads", "1", "--hash", "16", "--no-book"];
+        args.extend_from_slice(selectivity);
+        let mut engine = common::Engine::start(&args);
         engine.send("nboard 2");
         engine.send("set depth 6");
         engine.send("set game (;GM[Othello]PC[x]PB[a]PW[b]RE[?]TI[0:00//]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[F6]B[E6]W[F4];)");
@@ -340,8 +333,10 @@ fn protocol_sessions_search_at_the_selectivity_given() {
         let last = lines.iter().rfind(|l| l.starts_with("status ")).unwrap();
         last.split_whitespace().nth(2).unwrap().to_string()
     };
-    assert_eq!(level_of_a_search("73"), "6@73%");
-    assert_eq!(level_of_a_search("95"), "6@95%");
+    // Play defaults to the lowest level; analysis (above) to 95%.
+    assert_eq!(level_of_a_search(&[]), "6@73%");
+    assert_eq!(level_of_a_search(&["--selectivity", "95"]), "6@95%");
+    assert_eq!(level_of_a_search(&["--selectivity", "87"]), "6@87%");
     for protocol in ["nboard", "gtp"] {
         let out = iago_stdin(&[protocol, "--selectivity", "90"], "");
         assert_eq!(out.status.code(), Some(2));

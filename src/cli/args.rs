@@ -268,9 +268,9 @@ pub struct EngineArgs {
     /// Seconds per move when a GTP client gives no clock (instead of --depth).
     #[arg(long, value_name = "SECS", value_parser = seconds_arg)]
     pub time: Option<f64>,
-    /// ProbCut confidence of the midgame search in percent: 73, 87, 95, 98, 99, or 100 for
-    /// no selective cuts (a full-width search to the depth).
-    #[arg(long, default_value = "95", value_name = "PERCENT", value_parser = selectivity_arg)]
+    /// ProbCut confidence of the midgame search in percent: 73 (the default: the strongest at
+    /// equal time), 87, 95, 98, 99, or 100 for no selective cuts.
+    #[arg(long, default_value = "73", value_name = "PERCENT", value_parser = selectivity_arg)]
     pub selectivity: usize,
     /// How GTP vertices name the rows: `top` (a1 top-left, Othello notation, Edax's GTP),
     /// `bottom` (A1 bottom-left, GoGui and gogui-twogtp), or `auto`: top until the client sends
@@ -298,7 +298,7 @@ impl Default for EngineArgs {
             search: SearchArgs::default(),
             depth: 12,
             time: None,
-            selectivity: crate::engine::EngineOptions::default().selectivity,
+            selectivity: crate::search::PLAY_SELECTIVITY,
             rows: crate::protocol::gtp::Rows::Auto,
             eval: EvalArg::default(),
             book: None,
@@ -431,17 +431,7 @@ pub(crate) fn hash_arg(text: &str) -> Result<usize, ValueError> {
 /// `--selectivity`: a ProbCut confidence in percent, one of [`crate::search::SELECTIVITY`]'s
 /// levels; gives the level's index.
 pub(crate) fn selectivity_arg(text: &str) -> Result<usize, String> {
-    let levels = &crate::search::SELECTIVITY;
-    text.parse::<u8>()
-        .ok()
-        .and_then(|percent| levels.iter().position(|&(_, p)| p == percent))
-        .ok_or_else(|| {
-            let names: Vec<String> = levels.iter().map(|(_, p)| p.to_string()).collect();
-            format!(
-                "--selectivity must be one of {}, not {text}",
-                names.join(", ")
-            )
-        })
+    crate::search::selectivity_level(text).map_err(|e| format!("--selectivity must be {e}"))
 }
 
 /// `--time` of a search: a positive, finite number of seconds.

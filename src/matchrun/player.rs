@@ -82,6 +82,7 @@ impl IagoPlayer {
             let mut engine = Engine::new(EngineOptions {
                 threads: self.options.threads,
                 hash_mb: self.options.hash_mb,
+                selectivity: self.options.selectivity,
                 ..EngineOptions::default()
             })
             .map_err(|e| Failure::Crash(e.to_string()))?;

@@ -187,6 +187,8 @@ pub struct IagoOptions {
     pub eval: Option<String>,
     /// The opening book.
     pub book: BookChoice,
+    /// ProbCut level (index into [`crate::search::SELECTIVITY`]; default: that of play).
+    pub selectivity: usize,
 }
 
 impl Default for IagoOptions {
@@ -196,6 +198,7 @@ impl Default for IagoOptions {
             hash_mb: 16,
             eval: None,
             book: BookChoice::Off,
+            selectivity: crate::search::PLAY_SELECTIVITY,
         }
     }
 }
@@ -238,7 +241,7 @@ pub struct EngineSpec {
 }
 
 const KEYS: &str =
-    "name, iago, cmd, dir, proto, depth, time, tc, threads, hash, eval, book, nobook";
+    "name, iago, cmd, dir, proto, depth, time, tc, threads, hash, eval, selectivity, book, nobook";
 
 impl EngineSpec {
     /// Parses a spec: items separated by commas (`\,` for a comma inside a value), each `key=value`
@@ -332,6 +335,15 @@ impl EngineSpec {
                 "eval" => {
                     options.eval = Some(need("a weight file, hand or pattern")?.to_string());
                     iago_only.push("eval");
+                }
+                "selectivity" => {
+                    let v = need("a ProbCut confidence in percent")?;
+                    options.selectivity = crate::search::selectivity_level(v).map_err(|e| {
+                        err(SpecProblem::Selectivity(format!(
+                            "selectivity={v}: must be {e}"
+                        )))
+                    })?;
+                    iago_only.push("selectivity");
                 }
                 "book" => {
                     options.book = match value {
@@ -448,6 +460,9 @@ pub enum SpecProblem {
     /// `proto=` other than `nboard` or `gtp`.
     #[error("unknown protocol '{0}' (nboard or gtp)")]
     UnknownProtocol(String),
+    /// `selectivity=` that is not a level.
+    #[error("{0}")]
+    Selectivity(String),
     /// `book=` with nothing after it.
     #[error("'book=' needs on, off or a file")]
     EmptyBook,
@@ -541,6 +556,12 @@ mod tests {
             (o.threads, o.hash_mb, o.eval.as_deref(), o.book),
             (2, 32, Some("hand"), BookChoice::Shipped)
         );
+        assert_eq!(o.selectivity, crate::search::PLAY_SELECTIVITY);
+        let s = EngineSpec::parse("iago,depth=6,selectivity=95").unwrap();
+        let EngineKind::Iago(o) = s.kind else {
+            panic!("in-process")
+        };
+        assert_eq!(crate::search::SELECTIVITY[o.selectivity].1, 95);
         let s = EngineSpec::parse("iago,tc=5:00+2,book=my.book").unwrap();
         assert_eq!(
             s.limit.clock,
@@ -585,6 +606,12 @@ mod tests {
             ("iago,tc=0", "positive"),
             ("iago,colour=red", "unknown item"),
             ("cmd=x,threads=2", "in-process"),
+            ("cmd=x,selectivity=87", "in-process"),
+            (
+                "iago,selectivity=90",
+                "selectivity=90: must be one of 73, 87, 95, 98, 99, 100",
+            ),
+            ("iago,selectivity", "needs a value"),
             ("cmd=x,proto=uci", "unknown protocol"),
             ("iago,dir=/tmp", "external engines"),
             ("cmd=  ", "needs a value"),

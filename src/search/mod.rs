@@ -16,7 +16,7 @@ pub mod time;
 pub mod tt;
 pub(crate) mod variant;
 
-pub use pvs::SELECTIVITY;
+pub use pvs::{PLAY_SELECTIVITY, SELECTIVITY, selectivity_level};
 pub use searcher::Searcher;
 
 /// The highest possible score: every disc of a 64-square board, in discs for the side to move.

@@ -29,6 +29,26 @@ pub const SELECTIVITY: [(f32, u8); 6] = [
 /// The index of the level without ProbCut in [`SELECTIVITY`].
 pub const NO_SELECTIVITY: usize = SELECTIVITY.len() - 1;
 
+/// The ProbCut level of play (protocol sessions and the match runner's in-process engines):
+/// the lowest, which reaches deeper in the same time and played the strongest at equal time
+/// (docs/lab/2026-11-26-time-and-selectivity.md). Analysis, benchmarks, books and self-play
+/// data keep the engine's own default ([`crate::engine::EngineOptions`]).
+pub const PLAY_SELECTIVITY: usize = 0;
+
+/// The level of [`SELECTIVITY`] whose confidence is `percent` (`"73"`, …, `"100"`); the
+/// error says what it must be.
+pub fn selectivity_level(percent: &str) -> Result<usize, String> {
+    percent
+        .trim()
+        .parse::<u8>()
+        .ok()
+        .and_then(|p| SELECTIVITY.iter().position(|&(_, level)| level == p))
+        .ok_or_else(|| {
+            let names: Vec<String> = SELECTIVITY.iter().map(|(_, p)| p.to_string()).collect();
+            format!("one of {}, not {}", names.join(", "), percent.trim())
+        })
+}
+
 /// A move of a node's list: its square, what playing it needs ([`Game::Move`]), its ordering
 /// value, and the opponent's replies once the ordering generated them.
 #[derive(Clone, Copy, Debug)]
