@@ -552,6 +552,10 @@ impl Engine {
             0 => moves,
             some => some,
         };
+        let request = SearchRequest {
+            moves: legal,
+            ..request
+        };
         if request.book
             && rules.is_standard()
             && let Some(book) = self.book.get()
@@ -574,25 +578,23 @@ impl Engine {
         if request.book && legal.count_ones() == 1 {
             // A forced move: searched only for its value.
             let limits = forced_limits(limits, start, rules.empty_count(&board));
-            let mut result = self.think(rules, state, &limits, legal, request, start, observer);
+            let mut result = self.think(rules, state, &limits, request, start, observer);
             result.source = Source::Forced;
             result.time = start.elapsed();
             return result;
         }
-        self.think(rules, state, limits, legal, request, start, observer)
+        self.think(rules, state, limits, request, start, observer)
     }
 
-    /// Iterative deepening over the moves in `allowed` (at least one, all legal), from the
-    /// request's first depth: the 8x8 driver for standard Othello, the variant driver otherwise.
-    /// The time limits count from `start`, when the request came (a wait for the weights and
-    /// the book, still loading at the first search, comes out of the move's time).
-    #[allow(clippy::too_many_arguments)]
+    /// Iterative deepening over the request's moves (at least one, all legal), from its first
+    /// depth: the 8x8 driver for standard Othello, the variant driver otherwise. The time
+    /// limits count from `start`, when the request came (a wait for the weights and the book,
+    /// still loading at the first search, comes out of the move's time).
     fn think(
         &mut self,
         rules: Rules,
         state: &State,
         limits: &Limits,
-        allowed: u64,
         request: SearchRequest,
         start: Instant,
         observer: &mut (dyn FnMut(&SearchResult) + Send),
@@ -607,7 +609,7 @@ impl Engine {
                 first_depth: request.first_depth,
                 guess: request.guess,
                 plan,
-                allowed,
+                allowed: request.moves,
                 selectivity,
                 observer,
             };
