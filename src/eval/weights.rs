@@ -107,6 +107,36 @@ fn planes(weights: &[i16]) -> Vec<u8> {
 
 /// Checks one table's stream and inflates it into `out` (`STAGE_SIZE` weights); `raw` is
 /// scratch space.
+/// Gives the memory pages that lie wholly inside `bytes`, a part of [`EMBEDDED`] that has been
+/// read, back to the system (Linux; elsewhere nothing). Those pages belong to the executable's
+/// read-only data: should anything read them again, they come back from the file unchanged.
+fn release_read_pages(bytes: &[u8]) {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: `sysconf` only reads a system constant.
+        let page = unsafe { libc::sysconf(libc::_SC_PAGE_SIZE) };
+        let Ok(page) = usize::try_from(page) else {
+            return;
+        };
+        if page == 0 {
+            return;
+        }
+        let start = (bytes.as_ptr() as usize).next_multiple_of(page);
+        let end = (bytes.as_ptr() as usize + bytes.len()) / page * page;
+        if end > start {
+            // SAFETY: `start .. end` is whole pages inside `bytes`, which lies in the static,
+            // never-written `EMBEDDED` array: a private mapping of the executable file. For such
+            // pages MADV_DONTNEED only drops them from memory; a later read faults them in
+            // again from the file with the same contents, so every reference stays valid.
+            unsafe {
+                libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_DONTNEED);
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = bytes;
+}
+
 fn decode_table(
     payload: &[u8],
     expected: u64,
@@ -202,7 +232,9 @@ fn next_id() -> u32 {
 }
 
 impl PatternEval {
-    /// The weights compiled into the binary.
+    /// The weights compiled into the binary. The pages of their file that decoding has read
+    /// go back to the system as it goes ([`release_read_pages`]): the process then holds the
+    /// decoded tables, not the compressed bytes beside them.
     pub fn embedded() -> Result<PatternEval, WeightsError> {
         PatternEval::from_bytes(EMBEDDED)
     }
@@ -244,8 +276,9 @@ impl PatternEval {
         &self.weights
     }
 
-    /// Parses a weight file.
+    /// Parses a weight file ([`EMBEDDED`]'s pages are released as they are read).
     pub fn from_bytes(bytes: &[u8]) -> Result<PatternEval, WeightsError> {
+        let embedded = std::ptr::eq(bytes, EMBEDDED);
         if bytes.len() < HEADER || &bytes[..8] != MAGIC {
             return Err(WeightsError::Magic);
         }
@@ -306,7 +339,11 @@ impl PatternEval {
                     scope.spawn(move || {
                         let mut raw = Vec::new();
                         job.into_iter().try_for_each(|(out, (payload, expected))| {
-                            decode_table(payload, expected, &mut raw, out)
+                            decode_table(payload, expected, &mut raw, out)?;
+                            if embedded {
+                                release_read_pages(payload);
+                            }
+                            Ok::<(), WeightsError>(())
                         })
                     })
                 })
@@ -603,5 +640,18 @@ mod tests {
                 "{sym:?}"
             );
         }
+    }
+
+    /// Decoding the embedded weights gives their pages back as it reads them; a second decoding
+    /// reads them again from the executable, and a copy of the bytes decodes alike.
+    #[test]
+    fn the_embedded_weights_decode_alike_after_their_pages_went_back() {
+        let first = PatternEval::embedded().unwrap();
+        let again = PatternEval::embedded().unwrap();
+        assert!(first.weights() == again.weights());
+        // A copy elsewhere in memory: decoded without giving pages back.
+        let bytes: Vec<u8> = EMBEDDED.to_vec();
+        let copy = PatternEval::from_bytes(&bytes).unwrap();
+        assert!(first.weights() == copy.weights());
     }
 }
