@@ -105,8 +105,6 @@ fn planes(weights: &[i16]) -> Vec<u8> {
     high.chain(coded.iter().map(|&z| z as u8)).collect()
 }
 
-/// Checks one table's stream and inflates it into `out` (`STAGE_SIZE` weights); `raw` is
-/// scratch space.
 /// Gives the memory pages that lie wholly inside `bytes`, a part of [`EMBEDDED`] that has been
 /// read, back to the system (Linux; elsewhere nothing). Those pages belong to the executable's
 /// read-only data: should anything read them again, they come back from the file unchanged.
@@ -137,6 +135,8 @@ fn release_read_pages(bytes: &[u8]) {
     let _ = bytes;
 }
 
+/// Checks one table's stream and inflates it into `out` (`STAGE_SIZE` weights); `raw` is
+/// scratch space.
 fn decode_table(
     payload: &[u8],
     expected: u64,
@@ -233,7 +233,7 @@ fn next_id() -> u32 {
 
 impl PatternEval {
     /// The weights compiled into the binary. The pages of their file that decoding has read
-    /// go back to the system as it goes ([`release_read_pages`]): the process then holds the
+    /// go back to the system as it goes (`release_read_pages`): the process then holds the
     /// decoded tables, not the compressed bytes beside them.
     pub fn embedded() -> Result<PatternEval, WeightsError> {
         PatternEval::from_bytes(EMBEDDED)
@@ -276,7 +276,7 @@ impl PatternEval {
         &self.weights
     }
 
-    /// Parses a weight file ([`EMBEDDED`]'s pages are released as they are read).
+    /// Parses a weight file (the embedded weights' pages are released as they are read).
     pub fn from_bytes(bytes: &[u8]) -> Result<PatternEval, WeightsError> {
         let embedded = std::ptr::eq(bytes, EMBEDDED);
         if bytes.len() < HEADER || &bytes[..8] != MAGIC {
