@@ -80,6 +80,37 @@ impl<'a> Control<'a> {
     }
 }
 
+thread_local! {
+    /// How many searches of the main line this thread is inside of (the driver's own search and
+    /// the tasks of its splits): a helper search started on such a thread would stall the
+    /// search whose stack it borrows (see [`helper_may_start`]).
+    static IN_MAIN_SEARCH: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// Marks the current thread as running the main search until the guard drops.
+pub(crate) struct MainSearch(());
+
+impl MainSearch {
+    /// Enters the main search on this thread.
+    pub(crate) fn enter() -> MainSearch {
+        IN_MAIN_SEARCH.with(|c| c.set(c.get() + 1));
+        MainSearch(())
+    }
+}
+
+impl Drop for MainSearch {
+    fn drop(&mut self) {
+        IN_MAIN_SEARCH.with(|c| c.set(c.get() - 1));
+    }
+}
+
+/// Whether a helper search (a task that runs until the main search ends) may run on this
+/// thread: not when the thread is inside the main search, for instance waiting at a split for
+/// a stolen child, since the main search could not end before the helper does.
+pub(crate) fn helper_may_start() -> bool {
+    IN_MAIN_SEARCH.with(|c| c.get() == 0)
+}
+
 /// A split's cut flag on a cache line of its own: the other threads read it at every node.
 #[repr(align(64))]
 struct CutFlag(AtomicBool);
@@ -113,6 +144,7 @@ pub(crate) fn split<T: Sync>(
         .into_par_iter()
         .with_max_len(1)
         .map(|_| {
+            let _main = MainSearch::enter();
             let mut best = none;
             while !cut.load(Relaxed) {
                 let i = next.fetch_add(1, Relaxed);

@@ -8,7 +8,7 @@ use std::time::Instant;
 use crate::board::{Board, Move, Square};
 use crate::eval::SearchEval;
 use crate::search::SCORE_MAX;
-use crate::search::control::Control;
+use crate::search::control::{self, Control};
 use crate::search::endgame::Stopped;
 use crate::search::midgame::Othello;
 use crate::search::pvs::{Game, NO_SELECTIVITY, Pvs, RootMove, SELECTIVITY, principal_variation};
@@ -108,15 +108,26 @@ pub(crate) fn think<G: Game>(
         let mut search = Pvs::new(tt, game, control, true, level);
         let score = if bound == Bound::WinLossDraw {
             search.root(node, &mut root, -1, 1, depth).0
+        } else if bound == Bound::Estimate {
+            let helpers = helper_count(threads, depth, empties);
+            let start = root.clone();
+            let (score, helper_nodes) = with_helpers(
+                helpers,
+                &control,
+                |control, i| {
+                    // Half the helpers a ply deeper: their entries answer the next iteration.
+                    let mut helper = Pvs::new(tt, game, *control, false, level);
+                    let mut moves = start.clone();
+                    let d = (depth + (i % 2) as u32).min(empties - 1);
+                    aspiration(&mut helper, node, &mut moves, d, guess, false);
+                    helper.nodes
+                },
+                || aspiration(&mut search, node, &mut root, depth, guess, false),
+            );
+            nodes += helper_nodes;
+            score
         } else {
-            aspiration(
-                &mut search,
-                node,
-                &mut root,
-                depth,
-                guess,
-                bound == Bound::Exact,
-            )
+            aspiration(&mut search, node, &mut root, depth, guess, true)
         };
         nodes += search.nodes;
         if search.aborted() {
@@ -188,6 +199,61 @@ pub(crate) fn think<G: Game>(
     result.nodes = nodes;
     result.time = plan.start.elapsed();
     result
+}
+
+/// Helper searches beside a midgame iteration on `threads` threads at `depth` with `empties`
+/// empty squares: a quarter of the threads, none on fewer than [`HELPERS_MIN_THREADS`] or in
+/// shallow iterations (the count and the threshold were chosen by time to depth on 4, 8 and 16
+/// threads: docs/lab/2026-11-27-sixteen-cores.md).
+fn helper_count(threads: usize, depth: u32, empties: u32) -> usize {
+    if threads < HELPERS_MIN_THREADS || depth < HELPERS_MIN_DEPTH || depth + 2 >= empties {
+        return 0;
+    }
+    threads / 4
+}
+
+/// Threads from which a midgame iteration runs helper searches (on 4 they slowed it down).
+const HELPERS_MIN_THREADS: usize = 8;
+
+/// The shallowest iteration with helper searches.
+const HELPERS_MIN_DEPTH: u32 = 6;
+
+/// Runs `main` (the iteration's own search, which splits over the pool) with `helpers` helper
+/// searches beside it on the same pool: `helper(control, i)` searches the same root into the
+/// shared hash table under `control`, which is set once `main` returns, and returns its nodes.
+/// Their entries cut and order the main search where the splits leave threads idle (a search
+/// with ProbCut gives them little to share). Returns `main`'s value and the helpers' nodes.
+fn with_helpers<T: Send>(
+    helpers: usize,
+    control: &Control<'_>,
+    helper: impl Fn(&Control<'_>, usize) -> u64 + Sync,
+    main: impl FnOnce() -> T + Send,
+) -> (T, u64) {
+    use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+    if helpers == 0 || rayon::current_thread_index().is_none() {
+        return (main(), 0);
+    }
+    let done = AtomicBool::new(false);
+    let helper_control = control.nested(&done, None);
+    let helper_nodes = AtomicU64::new(0);
+    let value = rayon::scope(|s| {
+        for i in 0..helpers {
+            let (helper, helper_control, helper_nodes) = (&helper, &helper_control, &helper_nodes);
+            s.spawn(move |_| {
+                if helper_control.is_set() || !control::helper_may_start() {
+                    return;
+                }
+                helper_nodes.fetch_add(helper(helper_control, i), Relaxed);
+            });
+        }
+        let value = {
+            let _main = control::MainSearch::enter();
+            main()
+        };
+        done.store(true, Relaxed);
+        value
+    });
+    (value, helper_nodes.into_inner())
 }
 
 /// One iteration with an aspiration window around the previous score, widened on failure.
@@ -360,4 +426,78 @@ pub(crate) fn presearched_solve<E: SearchEval + ?Sized>(
     };
     nodes += search.nodes;
     (Some(score).filter(|_| !search.aborted()), nodes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Mutex;
+    use std::sync::atomic::Ordering::Relaxed;
+    use std::time::Duration;
+
+    /// Runs `with_helpers` with three helpers on a pool of `threads`; the main search yields to
+    /// the pool (as a split's wait does) before it returns. Returns the pool threads of the
+    /// main search and of the helpers that ran, and whether a helper outlived its 5-second
+    /// bound (it waits for the main search's end).
+    fn run(threads: usize) -> (Option<usize>, Vec<Option<usize>>, bool) {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let stop = AtomicBool::new(false);
+        let control = Control::new(&stop, None);
+        let helpers = Mutex::new(Vec::new());
+        let stuck = AtomicBool::new(false);
+        let (main, nodes) = pool.install(|| {
+            with_helpers(
+                3,
+                &control,
+                |control, _| {
+                    helpers.lock().unwrap().push(rayon::current_thread_index());
+                    let start = Instant::now();
+                    while !control.is_set() {
+                        if start.elapsed() > Duration::from_secs(5) {
+                            stuck.store(true, Relaxed);
+                            break;
+                        }
+                        std::thread::sleep(Duration::from_micros(100));
+                    }
+                    1
+                },
+                || {
+                    for _ in 0..3 {
+                        // Runs a job of this thread's own queue, if any: a helper here would
+                        // stall the main search.
+                        rayon::yield_now();
+                        std::thread::sleep(Duration::from_millis(20));
+                    }
+                    rayon::current_thread_index()
+                },
+            )
+        });
+        let helpers = helpers.into_inner().unwrap();
+        assert_eq!(
+            nodes,
+            helpers.len() as u64,
+            "each helper's nodes counted once"
+        );
+        assert!(!stop.into_inner(), "the helpers' stop is their own");
+        (main, helpers, stuck.into_inner())
+    }
+
+    /// Helpers never run on a thread inside the main search (which could not end before them);
+    /// on other threads they run until it returns.
+    #[test]
+    fn helpers_leave_the_main_search_free() {
+        let (_, helpers, stuck) = run(1);
+        assert!(helpers.is_empty(), "one thread: no helper runs");
+        assert!(!stuck);
+        let (main, helpers, stuck) = run(4);
+        assert!(!stuck);
+        assert!(
+            !helpers.contains(&main),
+            "a helper ran on the main search's thread"
+        );
+        assert!(!helpers.is_empty(), "idle threads take the helpers");
+    }
 }
