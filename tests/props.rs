@@ -3,7 +3,7 @@
 
 mod common;
 
-use iago::board::movegen::{flips, moves};
+use iago::board::movegen::{flips, moves, potential_moves};
 use iago::board::{Board, Move, Square, Symmetry};
 use proptest::prelude::*;
 
@@ -242,11 +242,11 @@ proptest! {
 
     /// The evaluation carried by the search equals the evaluation read from the board, at every
     /// position of random games (every stage, passes included), with both kernels (the detected
-    /// one and the portable one), with the side to move's moves given or not, and through the
-    /// evaluation cache.
+    /// one and the portable one), with the side to move's moves (and potential mobility) given
+    /// or not, and through the evaluation cache.
     #[test]
     fn incremental_evaluation_equals_evaluation_from_scratch(seed in any::<u64>()) {
-        use iago::eval::{Evaluator, SearchEval};
+        use iago::eval::{Evaluator, Replies, SearchEval};
         let evals = pattern_evals();
         let mut board = Board::start();
         let mut states = [evals[0].state(&board), evals[1].state(&board)];
@@ -256,7 +256,12 @@ proptest! {
             let fine = evals[0].evaluate_fine(&board);
             for (eval, s) in evals.iter().zip(&states) {
                 prop_assert_eq!(eval.evaluate_fine_with(&board, s, None), fine);
-                prop_assert_eq!(eval.evaluate_fine_with(&board, s, Some(legal)), fine);
+                prop_assert_eq!(eval.evaluate_fine_with(&board, s, Some(Replies::moves(legal))), fine);
+                let known = Replies {
+                    moves: legal,
+                    potential: Some(potential_moves(board.player, board.opponent).count_ones() as u8),
+                };
+                prop_assert_eq!(eval.evaluate_fine_with(&board, s, Some(known)), fine);
                 prop_assert_eq!(
                     SearchEval::evaluate_with(eval, &board, s, None),
                     eval.evaluate(&board)

@@ -18,6 +18,27 @@ use std::sync::{Arc, OnceLock};
 
 use crate::board::Board;
 
+/// What the search computed of a position's side to move while ordering its parent's moves; an
+/// evaluation reuses it rather than computing it again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Replies {
+    /// The side to move's legal moves.
+    pub moves: u64,
+    /// Its potential mobility (empty squares next to an opponent's disc,
+    /// [`crate::board::movegen::potential_moves`] counted), when computed.
+    pub potential: Option<u8>,
+}
+
+impl Replies {
+    /// Legal moves alone.
+    pub fn moves(moves: u64) -> Replies {
+        Replies {
+            moves,
+            potential: None,
+        }
+    }
+}
+
 /// A static evaluation function.
 pub trait Evaluator: Send + Sync {
     /// The expected final disc difference for the side to move of `board` (which is not over),
@@ -47,8 +68,8 @@ pub trait SearchEval: Sync {
     fn pass(&self, state: &Self::State) -> Self::State;
 
     /// The evaluation of `board` (discs for the side to move, `-64..=64`) whose state is
-    /// `state`; `player_moves`: the side to move's legal moves when the caller has them.
-    fn evaluate_with(&self, board: &Board, state: &Self::State, player_moves: Option<u64>) -> i32;
+    /// `state`; `known`: what the caller already computed of the side to move.
+    fn evaluate_with(&self, board: &Board, state: &Self::State, known: Option<Replies>) -> i32;
 }
 
 /// Any evaluation as a [`SearchEval`] without a state: each leaf is read from the board (the
@@ -62,7 +83,7 @@ impl SearchEval for dyn Evaluator {
 
     fn pass(&self, _: &()) {}
 
-    fn evaluate_with(&self, board: &Board, _: &(), _: Option<u64>) -> i32 {
+    fn evaluate_with(&self, board: &Board, _: &(), _: Option<Replies>) -> i32 {
         self.evaluate(board)
     }
 }
@@ -77,7 +98,7 @@ impl SearchEval for HandEval {
     fn pass(&self, _: &()) {}
 
     #[inline]
-    fn evaluate_with(&self, board: &Board, _: &(), _: Option<u64>) -> i32 {
+    fn evaluate_with(&self, board: &Board, _: &(), _: Option<Replies>) -> i32 {
         self.evaluate(board)
     }
 }
@@ -101,8 +122,8 @@ impl SearchEval for PatternEval {
     }
 
     #[inline]
-    fn evaluate_with(&self, board: &Board, state: &PatternState, player_moves: Option<u64>) -> i32 {
-        PatternEval::evaluate_with(self, board, state, player_moves)
+    fn evaluate_with(&self, board: &Board, state: &PatternState, known: Option<Replies>) -> i32 {
+        PatternEval::evaluate_with(self, board, state, known)
     }
 }
 

@@ -768,22 +768,24 @@ pub fn for_each_feature(
     mut f: impl FnMut(usize),
 ) -> [i32; SCALARS] {
     for_each_index(board, &mut f);
-    for_each_other_feature(board, mobility, f)
+    for_each_other_feature(board, mobility, None, f)
 }
 
 /// [`for_each_feature`] without the disc-pattern instances: the counts and the move patterns
-/// (what an incremental evaluation still computes at each position).
+/// (what an incremental evaluation still computes at each position); `player_potential`: the
+/// side to move's potential mobility when the caller counted it.
 #[inline]
 pub fn for_each_other_feature(
     board: &Board,
     mobility: Mobility,
+    player_potential: Option<u32>,
     mut f: impl FnMut(usize),
 ) -> [i32; SCALARS] {
     let (p, o) = (board.player, board.opponent);
     let (moves_p, moves_o) = (mobility.player, mobility.opponent);
     let (mp, mo) = (moves_p.count_ones(), moves_o.count_ones());
     let (pp, po) = (
-        potential_moves(p, o).count_ones(),
+        player_potential.unwrap_or_else(|| potential_moves(p, o).count_ones()),
         potential_moves(o, p).count_ones(),
     );
     f(COUNT_OFFSET + mp.min(32) as usize);

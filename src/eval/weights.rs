@@ -21,12 +21,12 @@ use std::io::Write;
 
 use thiserror::Error;
 
-use super::Evaluator;
 use super::features::{INSTANCES, Kernel, PatternState, layout};
 use super::pattern::{
     COUNT_OFFSET, COUNTS, MOVE_PATTERNS, Mobility, PATTERNS, SCALARS, STAGE_SIZE, STAGES, TABLES,
     TABLES_OF, for_each_feature, for_each_other_feature, stage_empties, table,
 };
+use super::{Evaluator, Replies};
 use crate::board::Board;
 use crate::board::movegen::moves;
 
@@ -405,19 +405,21 @@ impl PatternEval {
         sum + scalar_terms(w, s)
     }
 
-    /// [`PatternEval::evaluate_fine`] from the incremental state of `board`; `player_moves`:
-    /// the side to move's legal moves when the caller has them. The same value.
+    /// [`PatternEval::evaluate_fine`] from the incremental state of `board`; `known`: what the
+    /// caller already computed of the side to move (its legal moves, its potential mobility).
+    /// The same value.
     #[inline]
     pub fn evaluate_fine_with(
         &self,
         board: &Board,
         state: &PatternState,
-        player_moves: Option<u64>,
+        known: Option<Replies>,
     ) -> i32 {
         let mobility = Mobility {
-            player: player_moves.unwrap_or_else(|| moves(board.player, board.opponent)),
+            player: known.map_or_else(|| moves(board.player, board.opponent), |k| k.moves),
             opponent: moves(board.opponent, board.player),
         };
+        let potential = known.and_then(|k| k.potential).map(u32::from);
         let t = table(board, mobility);
         let w = &self.weights[t * STAGE_SIZE..(t + 1) * STAGE_SIZE];
         let mut sum = match self.kernel {
@@ -426,7 +428,7 @@ impl PatternEval {
             Kernel::Avx2 => unsafe { pattern_sum_avx2(w, state) },
             _ => pattern_sum(w, state),
         };
-        let s = for_each_other_feature(board, mobility, |i| sum += w[i] as i32);
+        let s = for_each_other_feature(board, mobility, potential, |i| sum += w[i] as i32);
         sum + scalar_terms(w, s)
     }
 
@@ -437,7 +439,7 @@ impl PatternEval {
         &self,
         board: &Board,
         state: &PatternState,
-        player_moves: Option<u64>,
+        known: Option<Replies>,
     ) -> i32 {
         let at = board.hash() as usize & (CACHE_ENTRIES - 1);
         let cached = CACHE.with_borrow(|cache| {
@@ -448,7 +450,7 @@ impl PatternEval {
         if let Some(value) = cached {
             return value;
         }
-        let value = round_to_discs(self.evaluate_fine_with(board, state, player_moves));
+        let value = round_to_discs(self.evaluate_fine_with(board, state, known));
         CACHE.with_borrow_mut(|cache| {
             cache[at] = CacheEntry {
                 player: board.player,

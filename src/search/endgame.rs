@@ -282,7 +282,7 @@ impl SearchEval for NoEval {
 
     fn pass(&self, _: &()) {}
 
-    fn evaluate_with(&self, _: &Board, _: &(), _: Option<u64>) -> i32 {
+    fn evaluate_with(&self, _: &Board, _: &(), _: Option<crate::eval::Replies>) -> i32 {
         0
     }
 }
@@ -935,7 +935,8 @@ impl<'a, E: SearchEval + ?Sized> EndgameSearch<'a, E> {
             let mobility = replies.count_ones() as i32 + (replies & CORNERS).count_ones() as i32;
             let mut value = -64 * mobility + 16 * ((odd >> x & 1) as i32) + 4 * SQUARE_VALUE[x];
             if n >= SHALLOW_ORDERING_MIN_EMPTIES {
-                value -= POTENTIAL_WEIGHT * potential_moves(cp, co).count_ones() as i32;
+                let potential = potential_moves(cp, co).count_ones();
+                value -= POTENTIAL_WEIGHT * potential as i32;
                 match (self.eval, &state) {
                     (Some(eval), Some(state)) => {
                         let child = Board {
@@ -944,7 +945,11 @@ impl<'a, E: SearchEval + ?Sized> EndgameSearch<'a, E> {
                         };
                         let cs = eval.play(state, x, mv.flips);
                         let v = if eval_depth == 0 {
-                            eval.evaluate_with(&child, &cs, Some(replies))
+                            let known = crate::eval::Replies {
+                                moves: replies,
+                                potential: Some(potential as u8),
+                            };
+                            eval.evaluate_with(&child, &cs, Some(known))
                         } else {
                             eval_negamax(eval, &child, &cs, eval_depth, -INF, INF)
                         };

@@ -8,7 +8,7 @@
 
 use crate::board::movegen::{flips, moves, potential_moves};
 use crate::board::{Bitboard, Board};
-use crate::eval::SearchEval;
+use crate::eval::{Replies, SearchEval};
 use crate::search::SCORE_MAX;
 use crate::search::Stopped;
 use crate::search::endgame::{EndgameSearch, NoEval, SolveMode};
@@ -144,8 +144,8 @@ impl<'a, E: SearchEval + ?Sized> Game for Othello<'a, E> {
     }
 
     #[inline]
-    fn evaluate(&self, node: &Self::Node, moves: Option<u64>) -> i32 {
-        self.eval.evaluate_with(&node.board, &node.state, moves)
+    fn evaluate(&self, node: &Self::Node, known: Option<Replies>) -> i32 {
+        self.eval.evaluate_with(&node.board, &node.state, known)
     }
 
     #[inline]
@@ -250,15 +250,19 @@ impl<'a, E: SearchEval + ?Sized> Game for Othello<'a, E> {
                 );
             }
             let replies = moves(cp, co);
-            entry.replies = Some(replies);
+            let potential = potential_moves(cp, co).count_ones();
+            let known = Replies {
+                moves: replies,
+                potential: Some(potential as u8),
+            };
+            entry.replies = Some(known);
             let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
-            let potential = potential_moves(cp, co).count_ones() as i32;
-            let mut value = -16 * mobility - 4 * potential;
+            let mut value = -16 * mobility - 4 * potential as i32;
             if let Some(d) = sort_depth {
                 let child = search.game.play(node, x, &f);
                 let score = if d == 0 && (cp | co) != u64::MAX {
                     // The child's static value, with the replies just generated.
-                    -search.evaluate(&child, Some(replies))
+                    -search.evaluate(&child, Some(known))
                 } else {
                     -search.pvs(&child, -SCORE_MAX, SCORE_MAX, d)
                 };

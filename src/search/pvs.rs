@@ -10,6 +10,7 @@
 //! board with each evaluation (`midgame::Othello`) and the rule variants (`variant::Variant`).
 
 use crate::board::{Board, Move, Square};
+use crate::eval::Replies;
 use crate::search::control::{self, Control};
 use crate::search::probcut;
 use crate::search::tt::{NO_MOVE, SEL_EXACT, TranspositionTable, TtData};
@@ -56,7 +57,7 @@ pub(crate) struct Child<M> {
     pub sq: u8,
     pub mv: M,
     pub value: i32,
-    pub replies: Option<u64>,
+    pub replies: Option<Replies>,
 }
 
 /// What [`Game::generate`] found: a score that settles the node (a wipe-out, a transposition
@@ -97,7 +98,7 @@ pub(crate) trait Game: Copy + Send + Sync {
     /// The final score of a finished game.
     fn final_score(&self, node: &Self::Node) -> i32;
     /// The static evaluation; `moves`: the side to move's legal moves when known.
-    fn evaluate(&self, node: &Self::Node, moves: Option<u64>) -> i32;
+    fn evaluate(&self, node: &Self::Node, known: Option<Replies>) -> i32;
     /// An empty move list for `node`.
     fn new_list(&self, node: &Self::Node) -> Self::List;
     /// Time to solve `empties` exactly on `threads` threads, if known (the driver switches to
@@ -218,9 +219,9 @@ impl<'a, G: Game> Pvs<'a, G> {
 
     /// The static evaluation, counted as a node.
     #[inline]
-    pub(crate) fn evaluate(&mut self, node: &G::Node, moves: Option<u64>) -> i32 {
+    pub(crate) fn evaluate(&mut self, node: &G::Node, known: Option<Replies>) -> i32 {
         self.nodes += 1;
-        self.game.evaluate(node, moves)
+        self.game.evaluate(node, known)
     }
 
     /// Searches `root` (the moves of `node`, best guess first) at `depth` in `(alpha, beta)`.

@@ -13,6 +13,7 @@ use std::sync::atomic::AtomicBool;
 use crate::board::movegen::{flips, moves as movegen_moves};
 use crate::board::rules::{Goal, Rules, State, UNLIMITED};
 use crate::board::{Bitboard, Board, Move};
+use crate::eval::Replies;
 use crate::search::INF;
 use crate::search::control::Control;
 use crate::search::endgame::Stopped;
@@ -178,8 +179,8 @@ impl Game for Variant {
     }
 
     #[inline]
-    fn evaluate(&self, state: &State, moves: Option<u64>) -> i32 {
-        let moves = moves.unwrap_or_else(|| self.rules.moves(state));
+    fn evaluate(&self, state: &State, known: Option<Replies>) -> i32 {
+        let moves = known.map_or_else(|| self.rules.moves(state), |k| k.moves);
         evaluate_with_moves(&self.rules, state, moves)
     }
 
@@ -269,7 +270,7 @@ impl Game for Variant {
                 sq: x,
                 mv: child,
                 value,
-                replies: Some(replies),
+                replies: Some(Replies::moves(replies)),
             };
             len += 1;
         }
