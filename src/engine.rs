@@ -38,7 +38,7 @@ impl Default for EngineOptions {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             hash_mb: 64,
             contempt: 0,
-            selectivity: 2,
+            selectivity: crate::search::pvs::level_of(95),
         }
     }
 }

@@ -310,7 +310,7 @@ fn analyze_transcripts_and_static_evaluation() {
     );
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        stderr(&out).contains("--selectivity must be one of 73, 87, 95, 98, 99, 100, not 90"),
+        stderr(&out).contains("--selectivity must be one of 58, 73, 87, 95, 98, 99, 100, not 90"),
         "{}",
         stderr(&out)
     );
@@ -334,14 +334,15 @@ fn protocol_sessions_search_at_the_selectivity_given() {
         last.split_whitespace().nth(2).unwrap().to_string()
     };
     // Play defaults to the lowest level; analysis (above) to 95%.
-    assert_eq!(level_of_a_search(&[]), "6@73%");
+    assert_eq!(level_of_a_search(&[]), "6@58%");
     assert_eq!(level_of_a_search(&["--selectivity", "95"]), "6@95%");
     assert_eq!(level_of_a_search(&["--selectivity", "87"]), "6@87%");
     for protocol in ["nboard", "gtp"] {
         let out = iago_stdin(&[protocol, "--selectivity", "90"], "");
         assert_eq!(out.status.code(), Some(2));
         assert!(
-            stderr(&out).contains("--selectivity must be one of 73, 87, 95, 98, 99, 100, not 90"),
+            stderr(&out)
+                .contains("--selectivity must be one of 58, 73, 87, 95, 98, 99, 100, not 90"),
             "{}",
             stderr(&out)
         );

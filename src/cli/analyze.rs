@@ -60,7 +60,7 @@ pub struct AnalyzeArgs {
     /// The evaluation.
     #[command(flatten)]
     pub eval: EvalArg,
-    /// ProbCut confidence of the midgame search in percent: 73, 87, 95, 98, 99, or 100 for
+    /// ProbCut confidence of the midgame search in percent: 58, 73, 87, 95, 98, 99, or 100 for
     /// no selective cuts (a full-width search to the depth).
     #[arg(long, default_value = "95", value_name = "PERCENT", value_parser = selectivity_arg)]
     pub selectivity: usize,

@@ -268,9 +268,9 @@ pub struct EngineArgs {
     /// Seconds per move when a GTP client gives no clock (instead of --depth).
     #[arg(long, value_name = "SECS", value_parser = seconds_arg)]
     pub time: Option<f64>,
-    /// ProbCut confidence of the midgame search in percent: 73 (the default: the strongest at
-    /// equal time), 87, 95, 98, 99, or 100 for no selective cuts.
-    #[arg(long, default_value = "73", value_name = "PERCENT", value_parser = selectivity_arg)]
+    /// ProbCut confidence of the midgame search in percent: 58 (the default: the strongest at
+    /// equal time), 73, 87, 95, 98, 99, or 100 for no selective cuts.
+    #[arg(long, default_value = "58", value_name = "PERCENT", value_parser = selectivity_arg)]
     pub selectivity: usize,
     /// How GTP vertices name the rows: `top` (a1 top-left, Othello notation, Edax's GTP),
     /// `bottom` (A1 bottom-left, GoGui and gogui-twogtp), or `auto`: top until the client sends

@@ -609,7 +609,7 @@ mod tests {
             ("cmd=x,selectivity=87", "in-process"),
             (
                 "iago,selectivity=90",
-                "selectivity=90: must be one of 73, 87, 95, 98, 99, 100",
+                "selectivity=90: must be one of 58, 73, 87, 95, 98, 99, 100",
             ),
             ("iago,selectivity", "needs a value"),
             ("cmd=x,proto=uci", "unknown protocol"),

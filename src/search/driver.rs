@@ -328,9 +328,10 @@ const PRESEARCH_GAP: u32 = 8;
 /// 87%. The slower ProbCut nodes of a second pass cost more than the exact nodes saved (chosen
 /// by measurement: docs/lab/2026-11-22-endgame-solver.md, "Figures moved from the code's
 /// comments (2026-11-26)").
-const PRESEARCH_END_LEVELS: [usize; 1] = [1];
-/// The ProbCut level of the midgame pre-searches (73%: the cheapest gave the fewest nodes).
-const PRESEARCH_MIDGAME_LEVEL: usize = 0;
+const PRESEARCH_END_LEVELS: [usize; 1] = [crate::search::pvs::level_of(87)];
+/// The ProbCut level of the midgame pre-searches (73%: the cheapest of the levels measured then
+/// gave the fewest nodes).
+const PRESEARCH_MIDGAME_LEVEL: usize = crate::search::pvs::level_of(73);
 /// Below this many empties an exact solve starts without pre-searches.
 pub(crate) const PRESEARCH_MIN_EMPTIES: u32 = 18;
 

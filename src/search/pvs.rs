@@ -17,8 +17,11 @@ use crate::search::tt::{NO_MOVE, SEL_EXACT, TranspositionTable, TtData};
 use crate::search::{INF, SCORE_MAX, Stopped};
 
 /// The ProbCut confidence levels: `(t, percent)`, the cut being taken when the shallow result is
-/// `t` standard deviations beyond the bound. The last level does no ProbCut.
-pub const SELECTIVITY: [(f32, u8); 6] = [
+/// `t` standard deviations beyond the bound (the percent: the chance that a normal error stays
+/// within `t` of its mean). Ascending: the hash table takes an entry of a level at least as
+/// high. The last level does no ProbCut.
+pub const SELECTIVITY: [(f32, u8); 7] = [
+    (0.8, 58),
     (1.1, 73),
     (1.5, 87),
     (2.0, 95),
@@ -30,13 +33,23 @@ pub const SELECTIVITY: [(f32, u8); 6] = [
 /// The index of the level without ProbCut in [`SELECTIVITY`].
 pub const NO_SELECTIVITY: usize = SELECTIVITY.len() - 1;
 
+/// The level of [`SELECTIVITY`] whose confidence is `percent` (which must be one of them).
+pub const fn level_of(percent: u8) -> usize {
+    let mut k = 0;
+    while SELECTIVITY[k].1 != percent {
+        k += 1;
+    }
+    k
+}
+
 /// The ProbCut level of play (protocol sessions and the match runner's in-process engines):
 /// the lowest, which reaches deeper in the same time and played the strongest at equal time
-/// (docs/lab/2026-11-26-time-and-selectivity.md). Analysis, benchmarks, books and self-play
-/// data keep the engine's own default ([`crate::engine::EngineOptions`]).
-pub const PLAY_SELECTIVITY: usize = 0;
+/// (docs/lab/2026-11-26-time-and-selectivity.md, docs/lab/2026-11-27-play-level.md). Analysis,
+/// benchmarks, books and self-play data keep the engine's own default
+/// ([`crate::engine::EngineOptions`]).
+pub const PLAY_SELECTIVITY: usize = level_of(58);
 
-/// The level of [`SELECTIVITY`] whose confidence is `percent` (`"73"`, …, `"100"`); the
+/// The level of [`SELECTIVITY`] whose confidence is `percent` (`"58"`, …, `"100"`); the
 /// error says what it must be.
 pub fn selectivity_level(percent: &str) -> Result<usize, String> {
     percent
