@@ -110,7 +110,12 @@ pub(crate) fn think<G: Game>(
             search.root(node, &mut root, -1, 1, depth).0
         } else if bound == Bound::Estimate {
             let helpers = helper_count(threads, depth, empties);
-            let start = root.clone();
+            // The helpers' copy of the root moves (the main search reorders its own).
+            let start = if helpers > 0 {
+                root.clone()
+            } else {
+                Vec::new()
+            };
             let (score, helper_nodes) = with_helpers(
                 helpers,
                 &control,
@@ -118,7 +123,8 @@ pub(crate) fn think<G: Game>(
                     // Half the helpers a ply deeper: their entries answer the next iteration.
                     let mut helper = Pvs::new(tt, game, *control, false, level);
                     let mut moves = start.clone();
-                    let d = (depth + (i % 2) as u32).min(empties - 1);
+                    // (`helper_count` leaves a ply below the last empty square.)
+                    let d = depth + (i % 2) as u32;
                     aspiration(&mut helper, node, &mut moves, d, guess, false);
                     helper.nodes
                 },

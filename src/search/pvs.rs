@@ -33,13 +33,25 @@ pub const SELECTIVITY: [(f32, u8); 7] = [
 /// The index of the level without ProbCut in [`SELECTIVITY`].
 pub const NO_SELECTIVITY: usize = SELECTIVITY.len() - 1;
 
-/// The level of [`SELECTIVITY`] whose confidence is `percent` (which must be one of them).
-pub const fn level_of(percent: u8) -> usize {
+/// The level of [`SELECTIVITY`] whose confidence is `percent`, if there is one.
+const fn find_level(percent: u8) -> Option<usize> {
     let mut k = 0;
-    while SELECTIVITY[k].1 != percent {
+    while k < SELECTIVITY.len() {
+        if SELECTIVITY[k].1 == percent {
+            return Some(k);
+        }
         k += 1;
     }
-    k
+    None
+}
+
+/// The level of [`SELECTIVITY`] whose confidence is `percent` (which must be one of them: a
+/// constant naming another does not compile).
+pub const fn level_of(percent: u8) -> usize {
+    match find_level(percent) {
+        Some(k) => k,
+        None => panic!("not a ProbCut level"),
+    }
 }
 
 /// The ProbCut level of play (protocol sessions and the match runner's in-process engines):
@@ -56,7 +68,7 @@ pub fn selectivity_level(percent: &str) -> Result<usize, String> {
         .trim()
         .parse::<u8>()
         .ok()
-        .and_then(|p| SELECTIVITY.iter().position(|&(_, level)| level == p))
+        .and_then(find_level)
         .ok_or_else(|| {
             let names: Vec<String> = SELECTIVITY.iter().map(|(_, p)| p.to_string()).collect();
             format!("one of {}, not {}", names.join(", "), percent.trim())
