@@ -69,8 +69,8 @@ fn evaluation(c: &mut Criterion) {
             sum
         })
     });
-    for (name, kernel) in [("avx2", Kernel::detect()), ("portable", Kernel::Scalar)] {
-        if name == "avx2" && kernel != Kernel::Avx2 {
+    for (name, kernel) in [("avx2", Kernel::detect()), ("portable", Kernel::SCALAR)] {
+        if name == "avx2" && !kernel.is_avx2() {
             continue;
         }
         let eval = pattern.clone().with_kernel(kernel);

@@ -232,7 +232,7 @@ fn pattern_evals() -> &'static [iago::eval::PatternEval; 2] {
     static EVALS: std::sync::OnceLock<[PatternEval; 2]> = std::sync::OnceLock::new();
     EVALS.get_or_init(|| {
         let fast = PatternEval::embedded().expect("the embedded weights");
-        let portable = fast.clone().with_kernel(Kernel::Scalar);
+        let portable = fast.clone().with_kernel(Kernel::SCALAR);
         [fast, portable]
     })
 }

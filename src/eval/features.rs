@@ -84,15 +84,23 @@ pub(crate) fn layout() -> &'static Layout {
 }
 
 /// How the state is updated: 256-bit vectors where the CPU has AVX2, else plain loops.
+///
+/// A value is a proof: only [`Kernel::detect`] makes one that names AVX2, after asking the CPU
+/// (the field is private), so a function holding a `Kernel` may run the kernel it names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kernel {
-    /// AVX2 (x86-64).
+pub struct Kernel(KernelKind);
+
+/// The kernels, kept private so that no code outside this module can name AVX2 unchecked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum KernelKind {
     Avx2,
-    /// Portable code.
     Scalar,
 }
 
 impl Kernel {
+    /// The portable kernel, on any CPU.
+    pub const SCALAR: Kernel = Kernel(KernelKind::Scalar);
+
     /// AVX2 when the CPU has it, unless the environment variable `IAGO_EVAL_KERNEL` is `scalar`
     /// (what the test run of the portable path sets). Read once per process.
     pub fn detect() -> Kernel {
@@ -100,11 +108,17 @@ impl Kernel {
         *KERNEL.get_or_init(|| {
             let forced = std::env::var("IAGO_EVAL_KERNEL").is_ok_and(|k| k == "scalar");
             if !forced && avx2_available() {
-                Kernel::Avx2
+                Kernel(KernelKind::Avx2)
             } else {
-                Kernel::Scalar
+                Kernel::SCALAR
             }
         })
+    }
+
+    /// Whether this is the AVX2 kernel (then the CPU has AVX2).
+    #[inline]
+    pub fn is_avx2(self) -> bool {
+        self.0 == KernelKind::Avx2
     }
 }
 
@@ -145,12 +159,12 @@ impl PatternState {
     /// The state after the side to move plays `x` flipping `flips` (the other side then moves).
     #[inline]
     pub fn play(&self, x: usize, flips: u64, kernel: Kernel) -> PatternState {
-        match kernel {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Kernel::Avx2` is only chosen when the CPU has AVX2 (`Kernel::detect`).
-            Kernel::Avx2 => unsafe { self.play_avx2(x, flips) },
-            _ => self.play_scalar(x, flips),
+        #[cfg(target_arch = "x86_64")]
+        if kernel.is_avx2() {
+            // SAFETY: only `Kernel::detect` makes an AVX2 `Kernel`, after checking the CPU.
+            return unsafe { self.play_avx2(x, flips) };
         }
+        self.play_scalar(x, flips)
     }
 
     /// The state after a pass: the points of view exchange.
@@ -243,7 +257,7 @@ mod tests {
     #[test]
     fn updates_equal_states_from_scratch() {
         let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let kernels = [Kernel::Scalar, Kernel::detect()];
+        let kernels = [Kernel::SCALAR, Kernel::detect()];
         for _ in 0..200 {
             let mut board = Board::start();
             let mut states = [PatternState::new(&board); 2];

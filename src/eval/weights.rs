@@ -254,13 +254,9 @@ impl PatternEval {
         }
     }
 
-    /// This evaluation with its incremental state updated by `kernel` (the portable one can be
-    /// chosen on any CPU; `Kernel::Avx2` only where the CPU has AVX2).
+    /// This evaluation with its incremental state updated by `kernel` ([`Kernel::SCALAR`] on any
+    /// CPU, or what [`Kernel::detect`] found).
     pub fn with_kernel(mut self, kernel: Kernel) -> PatternEval {
-        assert!(
-            kernel == Kernel::Scalar || Kernel::detect() == Kernel::Avx2,
-            "AVX2 is not available"
-        );
         self.kernel = kernel;
         self
     }
@@ -269,6 +265,18 @@ impl PatternEval {
     #[inline]
     pub fn kernel(&self) -> Kernel {
         self.kernel
+    }
+
+    /// The weights of the pattern instances of `state` in the stage table `w`, summed by this
+    /// evaluation's kernel.
+    #[inline]
+    fn sum_patterns(&self, w: &[i16], state: &PatternState) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if self.kernel.is_avx2() {
+            // SAFETY: only `Kernel::detect` makes an AVX2 `Kernel`, after checking the CPU.
+            return unsafe { pattern_sum_avx2(w, state) };
+        }
+        pattern_sum(w, state)
     }
 
     /// The raw weights.
@@ -422,12 +430,7 @@ impl PatternEval {
         let potential = known.and_then(|k| k.potential).map(u32::from);
         let t = table(board, mobility);
         let w = &self.weights[t * STAGE_SIZE..(t + 1) * STAGE_SIZE];
-        let mut sum = match self.kernel {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Kernel::Avx2` is only chosen when the CPU has AVX2.
-            Kernel::Avx2 => unsafe { pattern_sum_avx2(w, state) },
-            _ => pattern_sum(w, state),
-        };
+        let mut sum = self.sum_patterns(w, state);
         let s = for_each_other_feature(board, mobility, potential, |i| sum += w[i] as i32);
         sum + scalar_terms(w, s)
     }
