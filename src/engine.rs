@@ -10,9 +10,10 @@ use crate::board::rules::UnsupportedRules;
 use crate::board::{Board, Color, Game, IllegalMoveError, Move, Rules, State};
 use crate::book::{Book, BookChoice};
 use crate::eval::{Evaluation, default_evaluator};
+use crate::search::ProbCutLevel;
 use crate::search::driver::{MAX_DEPTH, Think};
 use crate::search::endgame::{SolveMode, Stopped};
-use crate::search::midgame::{NO_SELECTIVITY, Othello};
+use crate::search::midgame::Othello;
 use crate::search::tt::TranspositionTable;
 use crate::search::variant::Variant;
 use crate::search::{Bound, Limits, SearchResult, Source};
@@ -28,8 +29,8 @@ pub struct EngineOptions {
     /// Draw value in discs from Black's point of view (NBoard's `set contempt`). Stored and
     /// reported; the search does not use it yet.
     pub contempt: i32,
-    /// ProbCut level of the midgame search (index into [`crate::search::SELECTIVITY`]).
-    pub selectivity: usize,
+    /// ProbCut level of the midgame search.
+    pub selectivity: ProbCutLevel,
 }
 
 impl Default for EngineOptions {
@@ -38,7 +39,7 @@ impl Default for EngineOptions {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             hash_mb: 64,
             contempt: 0,
-            selectivity: crate::search::pvs::level_of(95),
+            selectivity: crate::search::params::ANALYSIS_LEVEL,
         }
     }
 }
@@ -154,8 +155,8 @@ impl Engine {
     }
 
     /// Sets the ProbCut level of the midgame search.
-    pub fn set_selectivity(&mut self, selectivity: usize) {
-        self.options.selectivity = selectivity.min(crate::search::midgame::NO_SELECTIVITY);
+    pub fn set_selectivity(&mut self, selectivity: ProbCutLevel) {
+        self.options.selectivity = selectivity;
     }
 
     /// Uses another evaluation.
@@ -602,7 +603,7 @@ impl Engine {
         self.tt.new_search();
         let plan = limits.plan(start, rules.empty_count(&state.board()));
         let (tt, evaluator, stop) = (&self.tt, &self.evaluator, &*self.stop);
-        let selectivity = self.options.selectivity;
+        let level = self.options.selectivity;
         self.pool.install(|| {
             let think = Think {
                 max_depth: limits.depth,
@@ -610,7 +611,7 @@ impl Engine {
                 guess: request.guess,
                 plan,
                 allowed: request.moves,
-                selectivity,
+                level,
                 observer,
             };
             if rules.is_standard() {
@@ -620,7 +621,7 @@ impl Engine {
                 })
             } else {
                 let think = Think {
-                    selectivity: NO_SELECTIVITY,
+                    level: ProbCutLevel::NONE,
                     ..think
                 };
                 crate::search::driver::think(tt, Variant::new(rules), stop, state, think)

@@ -11,7 +11,7 @@ use super::args::{
 };
 use crate::board::{Rules, State};
 use crate::engine::{Engine, EngineOptions, SearchRequest};
-use crate::search::{Bound, Limits, SELECTIVITY, SearchResult};
+use crate::search::{Bound, Limits, ProbCutLevel, SearchResult};
 use crate::solve::read_problems;
 
 /// One analysed position as a JSON object.
@@ -63,7 +63,7 @@ pub struct AnalyzeArgs {
     /// ProbCut confidence of the midgame search in percent: 58, 73, 87, 95, 98, 99, or 100 for
     /// no selective cuts (a full-width search to the depth).
     #[arg(long, default_value = "95", value_name = "PERCENT", value_parser = selectivity_arg)]
-    pub selectivity: usize,
+    pub selectivity: ProbCutLevel,
     /// The rule set (without a file, a variant's start position is searched).
     #[command(flatten)]
     pub rules: RulesArgs,
@@ -89,7 +89,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
         (None, Some(t)) => Limits::move_time(crate::search::time::duration_from_seconds(t)),
         (None, None) => return Err("give --depth D or --time SECS".into()),
     };
-    let (level, selectivity) = (selectivity, SELECTIVITY[selectivity].1);
+    let (level, selectivity) = (selectivity, selectivity.percent());
     let rules = rules_args.rules()?;
     let (text, first_index) = problem_text(args.file.as_deref(), rules_args, &rules)?;
     let mut engine = Engine::new(EngineOptions {
@@ -155,7 +155,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
             best_move: best_move.clone(),
             score: result.score,
             depth: result.depth,
-            selectivity: result.selectivity,
+            selectivity: result.selectivity.percent(),
             bound: bound_name(result.bound),
             nodes: result.nodes,
             time_ms: (result.time.as_secs_f64() * 1e6).round() / 1e3,
@@ -214,7 +214,7 @@ fn static_result(engine: &Engine, rules: &Rules, state: &State) -> SearchResult 
         best_move: crate::board::Move::Pass,
         score,
         depth: 0,
-        selectivity: 100,
+        selectivity: ProbCutLevel::NONE,
         bound: if over { Bound::Exact } else { Bound::Estimate },
         nodes: 1,
         time: start.elapsed(),

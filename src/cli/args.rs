@@ -11,6 +11,7 @@ use crate::batch::{ResultLog, Shard};
 use crate::board::notation::looks_like_board;
 use crate::board::rules::{ParseRulesError, PositionError, UnsupportedRules};
 use crate::board::{Color, Game, Move, Rules, State, parse_sized_position};
+use crate::search::ProbCutLevel;
 use crate::solve::{Problem, ProblemError};
 
 /// An error for the user: one line, printed by `main` with a non-zero exit.
@@ -271,7 +272,7 @@ pub struct EngineArgs {
     /// ProbCut confidence of the midgame search in percent: 58 (the default: the strongest at
     /// equal time), 73, 87, 95, 98, 99, or 100 for no selective cuts.
     #[arg(long, default_value = "58", value_name = "PERCENT", value_parser = selectivity_arg)]
-    pub selectivity: usize,
+    pub selectivity: ProbCutLevel,
     /// How GTP vertices name the rows: `top` (a1 top-left, Othello notation, Edax's GTP),
     /// `bottom` (A1 bottom-left, GoGui and gogui-twogtp), or `auto`: top until the client sends
     /// a `gogui-` command, as GoGui and gogui-twogtp do at once.
@@ -298,7 +299,7 @@ impl Default for EngineArgs {
             search: SearchArgs::default(),
             depth: 12,
             time: None,
-            selectivity: crate::search::PLAY_SELECTIVITY,
+            selectivity: crate::search::params::PLAY_LEVEL,
             rows: crate::protocol::gtp::Rows::Auto,
             eval: EvalArg::default(),
             book: None,
@@ -428,10 +429,10 @@ pub(crate) fn hash_arg(text: &str) -> Result<usize, ValueError> {
     }
 }
 
-/// `--selectivity`: a ProbCut confidence in percent, one of [`crate::search::SELECTIVITY`]'s
-/// levels; gives the level's index.
-pub(crate) fn selectivity_arg(text: &str) -> Result<usize, String> {
-    crate::search::selectivity_level(text).map_err(|e| format!("--selectivity must be {e}"))
+/// `--selectivity`: a ProbCut confidence in percent, one of the levels of [`ProbCutLevel`].
+pub(crate) fn selectivity_arg(text: &str) -> Result<ProbCutLevel, String> {
+    text.parse::<ProbCutLevel>()
+        .map_err(|e| format!("--selectivity must be {e}"))
 }
 
 /// `--time` of a search: a positive, finite number of seconds.

@@ -8,6 +8,7 @@ use std::time::Duration;
 use thiserror::Error;
 
 use crate::protocol::Protocol;
+use crate::search::ProbCutLevel;
 
 /// What an engine may spend on a move: a depth, a time per move, a game clock, or a mix (the
 /// search stops at the first limit reached).
@@ -187,8 +188,8 @@ pub struct IagoOptions {
     pub eval: Option<String>,
     /// The opening book.
     pub book: BookChoice,
-    /// ProbCut level (index into [`crate::search::SELECTIVITY`]; default: that of play).
-    pub selectivity: usize,
+    /// ProbCut level (default: that of play).
+    pub selectivity: ProbCutLevel,
 }
 
 impl Default for IagoOptions {
@@ -198,7 +199,7 @@ impl Default for IagoOptions {
             hash_mb: 16,
             eval: None,
             book: BookChoice::Off,
-            selectivity: crate::search::PLAY_SELECTIVITY,
+            selectivity: crate::search::params::PLAY_LEVEL,
         }
     }
 }
@@ -338,7 +339,7 @@ impl EngineSpec {
                 }
                 "selectivity" => {
                     let v = need("a ProbCut confidence in percent")?;
-                    options.selectivity = crate::search::selectivity_level(v).map_err(|e| {
+                    options.selectivity = v.parse().map_err(|e| {
                         err(SpecProblem::Selectivity(format!(
                             "selectivity={v}: must be {e}"
                         )))
@@ -556,12 +557,12 @@ mod tests {
             (o.threads, o.hash_mb, o.eval.as_deref(), o.book),
             (2, 32, Some("hand"), BookChoice::Shipped)
         );
-        assert_eq!(o.selectivity, crate::search::PLAY_SELECTIVITY);
+        assert_eq!(o.selectivity, crate::search::params::PLAY_LEVEL);
         let s = EngineSpec::parse("iago,depth=6,selectivity=95").unwrap();
         let EngineKind::Iago(o) = s.kind else {
             panic!("in-process")
         };
-        assert_eq!(crate::search::SELECTIVITY[o.selectivity].1, 95);
+        assert_eq!(o.selectivity.percent(), 95);
         let s = EngineSpec::parse("iago,tc=5:00+2,book=my.book").unwrap();
         assert_eq!(
             s.limit.clock,

@@ -11,7 +11,9 @@ use crate::search::SCORE_MAX;
 use crate::search::control::{self, Control};
 use crate::search::endgame::Stopped;
 use crate::search::midgame::Othello;
-use crate::search::pvs::{Game, NO_SELECTIVITY, Pvs, RootMove, SELECTIVITY, principal_variation};
+use crate::search::params::{PRESEARCH_END_LEVELS, PRESEARCH_MIDGAME_LEVEL};
+use crate::search::probcut::ProbCutLevel;
+use crate::search::pvs::{Game, Pvs, RootMove, principal_variation};
 use crate::search::time::TimePlan;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Bound, SearchResult, Source};
@@ -32,8 +34,8 @@ pub(crate) struct Think<'a> {
     pub plan: TimePlan,
     /// Root moves to consider (a bitboard; other legal moves are ignored).
     pub allowed: u64,
-    /// ProbCut level of the midgame iterations (index into [`SELECTIVITY`]).
-    pub selectivity: usize,
+    /// ProbCut level of the midgame iterations.
+    pub level: ProbCutLevel,
     /// Called after every completed iteration.
     pub observer: &'a mut (dyn FnMut(&SearchResult) + Send),
 }
@@ -61,7 +63,7 @@ pub(crate) fn think<G: Game>(
         guess,
         plan,
         allowed,
-        selectivity,
+        level: midgame_level,
         observer,
     } = think;
     let threads = rayon::current_num_threads();
@@ -90,9 +92,9 @@ pub(crate) fn think<G: Game>(
     };
     loop {
         let (depth, level, bound) = match phase {
-            Phase::Midgame(d) if d < empties => (d, selectivity, Bound::Estimate),
-            Phase::Midgame(_) | Phase::Exact => (empties, NO_SELECTIVITY, Bound::Exact),
-            Phase::WinLossDraw => (empties, NO_SELECTIVITY, Bound::WinLossDraw),
+            Phase::Midgame(d) if d < empties => (d, midgame_level, Bound::Estimate),
+            Phase::Midgame(_) | Phase::Exact => (empties, ProbCutLevel::NONE, Bound::Exact),
+            Phase::WinLossDraw => (empties, ProbCutLevel::NONE, Bound::WinLossDraw),
         };
         if bound != Bound::Estimate && !presearched {
             // Before the first solve: the selective searches that order it.
@@ -164,7 +166,7 @@ pub(crate) fn think<G: Game>(
             best_move: Move::Play(Square::from_index_unchecked(first.sq)),
             score,
             depth,
-            selectivity: SELECTIVITY[level].1,
+            selectivity: level,
             bound,
             nodes,
             time: plan.start.elapsed(),
@@ -314,7 +316,7 @@ fn fallback<G: Game>(game: &G, node: &G::Node, root: &[RootMove<G::Move>]) -> Se
         best_move: Move::Play(Square::from_index_unchecked(sq)),
         score,
         depth: 0,
-        selectivity: 100,
+        selectivity: ProbCutLevel::NONE,
         bound: Bound::Estimate,
         nodes: 0,
         time: std::time::Duration::ZERO,
@@ -330,14 +332,6 @@ fn fallback<G: Game>(game: &G, node: &G::Node, root: &[RootMove<G::Move>]) -> Se
 /// as well (chosen by measurement: docs/lab/2026-11-22-endgame-solver.md, "Figures moved from
 /// the code's comments (2026-11-26)").
 const PRESEARCH_GAP: u32 = 8;
-/// ProbCut levels (indices into [`SELECTIVITY`]) of the whole-game pre-searches: one pass, at
-/// 87%. The slower ProbCut nodes of a second pass cost more than the exact nodes saved (chosen
-/// by measurement: docs/lab/2026-11-22-endgame-solver.md, "Figures moved from the code's
-/// comments (2026-11-26)").
-const PRESEARCH_END_LEVELS: [usize; 1] = [crate::search::pvs::level_of(87)];
-/// The ProbCut level of the midgame pre-searches (73%: the cheapest of the levels measured then
-/// gave the fewest nodes).
-const PRESEARCH_MIDGAME_LEVEL: usize = crate::search::pvs::level_of(73);
 /// Below this many empties an exact solve starts without pre-searches.
 pub(crate) const PRESEARCH_MIN_EMPTIES: u32 = 18;
 
@@ -385,7 +379,7 @@ fn presearch<G: Game>(
         nodes += search.nodes;
         log::debug!(
             "pre-search {depth}@{}%: {score:+}, {} nodes, {:.3} s",
-            SELECTIVITY[level].1,
+            level.percent(),
             search.nodes,
             start.elapsed().as_secs_f64()
         );
@@ -425,7 +419,7 @@ pub(crate) fn presearched_solve<E: SearchEval + ?Sized>(
     let Ok(guess) = pre.guess else {
         return (None, nodes);
     };
-    let mut search = Pvs::new(tt, game, control, true, NO_SELECTIVITY);
+    let mut search = Pvs::new(tt, game, control, true, ProbCutLevel::NONE);
     let score = if alpha <= -SCORE_MAX && beta >= SCORE_MAX {
         aspiration(&mut search, &node, &mut root, empties, guess, true)
     } else {

@@ -25,7 +25,7 @@ use crate::board::movegen::{flips, moves, potential_moves};
 use crate::board::stability::stable_discs;
 use crate::eval::SearchEval;
 use crate::search::control::{self, Control};
-use crate::search::tt::{NO_MOVE, SEL_EXACT, TranspositionTable, TtData};
+use crate::search::tt::{NO_MOVE, ScoreKind, TranspositionTable, TtData};
 
 use crate::search::INF;
 pub use crate::search::SCORE_MAX;
@@ -692,13 +692,12 @@ impl<'a, E: SearchEval + ?Sized> EndgameSearch<'a, E> {
         }
         let mut hash_moves = [NO_MOVE; 2];
         if shared && let Some(entry) = self.tt.probe(&board, hash) {
-            if entry.depth as u32 == n
-                && entry.selectivity == SEL_EXACT
+            if entry.is_exact(n)
                 && let Some(score) = entry.narrow(&mut alpha, &mut beta)
             {
                 return score;
             }
-            if entry.selectivity == SEL_EXACT || entry.depth as u32 >= SELECTIVE_MOVE_MIN_DEPTH {
+            if entry.kind == ScoreKind::Exact || entry.depth as u32 >= SELECTIVE_MOVE_MIN_DEPTH {
                 hash_moves = [entry.best_move, entry.second_move];
             }
         }
@@ -773,7 +772,7 @@ impl<'a, E: SearchEval + ?Sized> EndgameSearch<'a, E> {
             self.tt.store(
                 &board,
                 hash,
-                TtData::from_result(best, alpha_start, beta, best_move, n, SEL_EXACT),
+                TtData::from_result(best, alpha_start, beta, best_move, n, ScoreKind::Exact),
             );
         } else {
             local_store(p, o, n, best, alpha_start, beta);
@@ -1120,7 +1119,7 @@ impl<E: SearchEval + ?Sized> EndgameSearch<'_, E> {
     fn shared_bounds(&self, board: &Board, n: u32, hash: u64) -> Option<(i32, i32)> {
         self.tt
             .probe(board, hash)
-            .filter(|e| e.depth as u32 == n && e.selectivity == SEL_EXACT)
+            .filter(|e| e.is_exact(n))
             .map(|e| (e.lower as i32, e.upper as i32))
     }
 }

@@ -16,8 +16,6 @@ use crate::search::pvs;
 use crate::search::pvs::{Child, Game, Generated, Pvs};
 use crate::search::tt::TranspositionTable;
 
-pub use crate::search::pvs::NO_SELECTIVITY;
-
 const CORNERS: u64 = Bitboard::CORNERS.0;
 
 /// A selective search that reaches the end of the game (depth = empties, ProbCut on) hands
@@ -173,7 +171,7 @@ impl<'a, E: SearchEval + ?Sized> Game for Othello<'a, E> {
         beta: i32,
         empties: u32,
     ) -> Option<i32> {
-        if search.selectivity < NO_SELECTIVITY && empties > SELECTIVE_END_MIN_EMPTIES {
+        if search.level.is_selective() && empties > SELECTIVE_END_MIN_EMPTIES {
             return None;
         }
         let mut solver =
@@ -399,7 +397,7 @@ mod tests {
                     Othello::new(&HandEval),
                     Control::new(&stop, None),
                     false,
-                    NO_SELECTIVITY,
+                    crate::search::ProbCutLevel::NONE,
                 );
                 let score = search.search_board(&board, -SCORE_MAX, SCORE_MAX, depth);
                 assert_eq!(score, minimax(&board, depth), "seed {seed} depth {depth}");

@@ -9,6 +9,7 @@ pub(crate) mod control;
 pub(crate) mod driver;
 pub mod endgame;
 pub(crate) mod midgame;
+pub(crate) mod params;
 pub(crate) mod probcut;
 pub(crate) mod pvs;
 mod searcher;
@@ -16,7 +17,7 @@ pub mod time;
 pub mod tt;
 pub(crate) mod variant;
 
-pub use pvs::{PLAY_SELECTIVITY, SELECTIVITY, selectivity_level};
+pub use probcut::{ParseLevelError, ProbCutLevel};
 pub use searcher::Searcher;
 
 /// The highest possible score: every disc of a 64-square board, in discs for the side to move.
@@ -62,8 +63,8 @@ pub struct SearchResult {
     pub score: i32,
     /// Plies of the midgame iteration, or the empties for a solve.
     pub depth: u32,
-    /// ProbCut confidence in percent (100: no selective pruning).
-    pub selectivity: u8,
+    /// The ProbCut level of the search ([`ProbCutLevel::NONE`] for a solve).
+    pub selectivity: ProbCutLevel,
     /// What the score proves.
     pub bound: Bound,
     /// Positions visited.
@@ -89,7 +90,7 @@ impl SearchResult {
             best_move: mv,
             score,
             depth: 0,
-            selectivity: 100,
+            selectivity: ProbCutLevel::NONE,
             bound,
             nodes: 0,
             time,
@@ -102,7 +103,7 @@ impl SearchResult {
     /// `24@100%W` for a win/loss/draw solve.
     pub fn depth_text(&self) -> String {
         match self.bound {
-            Bound::Estimate => format!("{}@{}%", self.depth, self.selectivity),
+            Bound::Estimate => format!("{}@{}%", self.depth, self.selectivity.percent()),
             Bound::Exact => format!("{}@100%", self.depth),
             Bound::WinLossDraw => format!("{}@100%W", self.depth),
         }

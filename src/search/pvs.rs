@@ -12,68 +12,9 @@
 use crate::board::{Board, Move, Square};
 use crate::eval::Replies;
 use crate::search::control::{self, Control};
-use crate::search::probcut;
-use crate::search::tt::{NO_MOVE, SEL_EXACT, TranspositionTable, TtData};
+use crate::search::probcut::{self, ProbCutLevel};
+use crate::search::tt::{NO_MOVE, ScoreKind, TranspositionTable, TtData};
 use crate::search::{INF, SCORE_MAX, Stopped};
-
-/// The ProbCut confidence levels: `(t, percent)`, the cut being taken when the shallow result is
-/// `t` standard deviations beyond the bound (the percent: the chance that a normal error stays
-/// within `t` of its mean). Ascending: the hash table takes an entry of a level at least as
-/// high. The last level does no ProbCut.
-pub const SELECTIVITY: [(f32, u8); 7] = [
-    (0.8, 58),
-    (1.1, 73),
-    (1.5, 87),
-    (2.0, 95),
-    (2.6, 98),
-    (3.3, 99),
-    (f32::INFINITY, 100),
-];
-
-/// The index of the level without ProbCut in [`SELECTIVITY`].
-pub const NO_SELECTIVITY: usize = SELECTIVITY.len() - 1;
-
-/// The level of [`SELECTIVITY`] whose confidence is `percent`, if there is one.
-const fn find_level(percent: u8) -> Option<usize> {
-    let mut k = 0;
-    while k < SELECTIVITY.len() {
-        if SELECTIVITY[k].1 == percent {
-            return Some(k);
-        }
-        k += 1;
-    }
-    None
-}
-
-/// The level of [`SELECTIVITY`] whose confidence is `percent` (which must be one of them: a
-/// constant naming another does not compile).
-pub const fn level_of(percent: u8) -> usize {
-    match find_level(percent) {
-        Some(k) => k,
-        None => panic!("not a ProbCut level"),
-    }
-}
-
-/// The ProbCut level of play (protocol sessions and the match runner's in-process engines):
-/// the lowest, which reaches deeper in the same time and played the strongest at equal time
-/// (docs/lab/2026-11-26-time-and-selectivity.md, docs/lab/2026-11-27-play-level.md). Analysis,
-/// benchmarks, books and self-play data keep the engine's own default
-/// ([`crate::engine::EngineOptions`]).
-pub const PLAY_SELECTIVITY: usize = level_of(58);
-
-/// The level of [`SELECTIVITY`] whose confidence is `percent` (`"58"`, …, `"100"`); the
-/// error says what it must be.
-pub fn selectivity_level(percent: &str) -> Result<usize, String> {
-    percent
-        .trim()
-        .parse::<u8>()
-        .ok()
-        .and_then(find_level)
-        .ok_or_else(|| {
-            let names: Vec<String> = SELECTIVITY.iter().map(|(_, p)| p.to_string()).collect();
-            format!("one of {}, not {}", names.join(", "), percent.trim())
-        })
-}
 
 /// A move of a node's list: its square, what playing it needs ([`Game::Move`]), its ordering
 /// value, and the opponent's replies once the ordering generated them.
@@ -209,21 +150,21 @@ pub(crate) struct Pvs<'a, G: Game> {
     pub(crate) control: Control<'a>,
     pub(crate) poll: u32,
     pub(crate) parallel: bool,
-    pub(crate) selectivity: usize,
+    pub(crate) level: ProbCutLevel,
     /// Positions visited (evaluated leaves and exact-solver nodes included).
     pub nodes: u64,
     pub(crate) aborted: bool,
 }
 
 impl<'a, G: Game> Pvs<'a, G> {
-    /// A search at ProbCut level `selectivity` (see [`SELECTIVITY`]), splitting over the current
-    /// rayon pool when `parallel`.
+    /// A search at ProbCut level `level`, splitting over the current rayon pool when
+    /// `parallel`.
     pub fn new(
         tt: &'a TranspositionTable,
         game: G,
         control: Control<'a>,
         parallel: bool,
-        selectivity: usize,
+        level: ProbCutLevel,
     ) -> Self {
         Pvs {
             tt,
@@ -231,7 +172,7 @@ impl<'a, G: Game> Pvs<'a, G> {
             control,
             poll: 1,
             parallel: parallel && rayon::current_num_threads() > 1,
-            selectivity: selectivity.min(NO_SELECTIVITY),
+            level,
             nodes: 0,
             aborted: false,
         }
@@ -336,22 +277,19 @@ impl<'a, G: Game> Pvs<'a, G> {
             self.aborted = true;
             return 0;
         }
-        let exact = depth >= empties && self.selectivity >= NO_SELECTIVITY;
+        let exact = depth >= empties && !self.level.is_selective();
         let key = self.game.key(node);
         let hash = key.hash();
         let mut hash_move = NO_MOVE;
-        let selectivity = if exact {
-            SEL_EXACT
+        let kind = if exact {
+            ScoreKind::Exact
         } else {
-            1 + self.selectivity as u8
+            ScoreKind::Estimate(self.level)
         };
         if let Some(entry) = self.tt.probe(&key, hash) {
-            let usable = if entry.selectivity == SEL_EXACT {
-                entry.depth as u32 == empties
-            } else {
-                !exact && entry.depth as u32 >= depth && entry.selectivity >= selectivity
-            };
-            if usable && let Some(score) = entry.narrow(&mut alpha, &mut beta) {
+            if entry.answers(kind, depth, empties)
+                && let Some(score) = entry.narrow(&mut alpha, &mut beta)
+            {
                 return score;
             }
             hash_move = entry.best_move;
@@ -440,7 +378,7 @@ impl<'a, G: Game> Pvs<'a, G> {
         self.tt.store(
             &key,
             hash,
-            TtData::from_result(best, alpha_start, beta, best_move, depth, selectivity),
+            TtData::from_result(best, alpha_start, beta, best_move, depth, kind),
         );
         best
     }
@@ -477,12 +415,12 @@ impl<'a, G: Game> Pvs<'a, G> {
         depth: u32,
         empties: u32,
     ) -> Option<i32> {
-        if self.selectivity >= NO_SELECTIVITY || depth < probcut::MIN_DEPTH {
+        if !self.level.is_selective() || depth < probcut::MIN_DEPTH {
             return None;
         }
         let shallow = probcut::shallow_depth(depth);
         let (a, b, sigma) = probcut::parameters(depth, empties);
-        let t = SELECTIVITY[self.selectivity].0;
+        let t = self.level.t();
         let high = ((beta as f32 + t * sigma - a) / b).ceil() as i32;
         if beta < SCORE_MAX && high < SCORE_MAX {
             let score = self.pvs(node, high - 1, high, shallow);
@@ -571,9 +509,9 @@ impl<'a, G: Game> Pvs<'a, G> {
         moves: &[Child<G::Move>],
         depth: u32,
     ) -> (i32, u8) {
-        let (tt, game, selectivity) = (self.tt, self.game, self.selectivity);
+        let (tt, game, level) = (self.tt, self.game, self.level);
         let (best, sq, nodes) = control::split(&self.control, moves, alpha, -INF, |c, control| {
-            let mut sub = Pvs::new(tt, game, control, true, selectivity);
+            let mut sub = Pvs::new(tt, game, control, true, level);
             let child = game.play(node, c.sq, &c.mv);
             let score = -sub.pvs(&child, -alpha - 1, -alpha, depth - 1);
             (score, c.sq, sub.nodes, sub.aborted)

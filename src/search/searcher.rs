@@ -10,7 +10,8 @@ use crate::search::SCORE_MAX;
 use crate::search::control::Control;
 use crate::search::endgame::EndgameSearch;
 use crate::search::midgame::Othello;
-use crate::search::pvs::{NO_SELECTIVITY, Pvs, RootMove};
+use crate::search::probcut::ProbCutLevel;
+use crate::search::pvs::{Pvs, RootMove};
 use crate::search::tt::TranspositionTable;
 
 /// Never set: the searches of a [`Searcher`] run to the end.
@@ -21,7 +22,7 @@ static NEVER: AtomicBool = AtomicBool::new(false);
 pub struct Searcher<'a, E: SearchEval + ?Sized> {
     tt: &'a TranspositionTable,
     game: Othello<'a, E>,
-    selectivity: usize,
+    level: ProbCutLevel,
     /// The root of the last [`Searcher::root_score`] and its moves, best first.
     root: Option<(Board, Vec<RootMove<u64>>)>,
 }
@@ -32,15 +33,14 @@ impl<'a, E: SearchEval + ?Sized> Searcher<'a, E> {
         Searcher {
             tt,
             game: Othello::new(eval),
-            selectivity: NO_SELECTIVITY,
+            level: ProbCutLevel::NONE,
             root: None,
         }
     }
 
-    /// These searches at ProbCut level `level` (an index into [`crate::search::SELECTIVITY`];
-    /// the last level, or any above it, does no ProbCut).
-    pub fn with_selectivity(mut self, level: usize) -> Self {
-        self.selectivity = level.min(NO_SELECTIVITY);
+    /// These searches at ProbCut level `level`.
+    pub fn with_level(mut self, level: ProbCutLevel) -> Self {
+        self.level = level;
         self
     }
 
@@ -66,7 +66,7 @@ impl<'a, E: SearchEval + ?Sized> Searcher<'a, E> {
             self.game,
             Control::new(&NEVER, None),
             false,
-            self.selectivity,
+            self.level,
         );
         let (_, root) = self.root.as_mut().expect("the root was just set");
         search.root(&node, root, -SCORE_MAX, SCORE_MAX, depth).0
@@ -86,7 +86,7 @@ impl<'a, E: SearchEval + ?Sized> Searcher<'a, E> {
             self.game,
             Control::new(&NEVER, None),
             false,
-            self.selectivity,
+            self.level,
         )
     }
 }

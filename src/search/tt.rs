@@ -8,6 +8,7 @@
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use crate::board::Board;
+use crate::search::probcut::ProbCutLevel;
 
 /// What the table knows about a position. Scores are disc differences for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,13 +24,37 @@ pub struct TtData {
     pub second_move: u8,
     /// Search depth in plies (for exact endgame entries: the number of empty squares).
     pub depth: u8,
-    /// [`SEL_EXACT`] for an exact endgame result (then `depth` is the number of empties);
-    /// otherwise 1 + the ProbCut level of a depth-limited search (higher = less pruning).
-    pub selectivity: u8,
+    /// Whether the bounds are on the exact score or on a depth-limited search's estimate.
+    pub kind: ScoreKind,
 }
 
-/// `selectivity` of an exact endgame result.
-pub const SEL_EXACT: u8 = 0;
+/// What the bounds of an entry are bounds on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScoreKind {
+    /// The exact final score (the entry's depth is the position's number of empties).
+    Exact,
+    /// The value of a depth-limited search at this ProbCut level.
+    Estimate(ProbCutLevel),
+}
+
+impl ScoreKind {
+    /// The kind's code in an entry's bits: 0 for exact, 1 + the level's rank otherwise (higher
+    /// codes are less pruning).
+    fn code(self) -> u8 {
+        match self {
+            ScoreKind::Exact => 0,
+            ScoreKind::Estimate(level) => 1 + level.rank(),
+        }
+    }
+
+    /// The kind of code `code` ([`ScoreKind::code`]).
+    fn from_code(code: u8) -> ScoreKind {
+        match code {
+            0 => ScoreKind::Exact,
+            c => ScoreKind::Estimate(ProbCutLevel::from_rank(c - 1)),
+        }
+    }
+}
 
 /// `best_move` when the entry holds no move.
 pub const NO_MOVE: u8 = 64;
@@ -47,7 +72,7 @@ impl TtData {
         beta: i32,
         best_move: u8,
         depth: u32,
-        selectivity: u8,
+        kind: ScoreKind,
     ) -> TtData {
         let (lower, upper) = if best >= beta {
             (best, 64)
@@ -62,8 +87,29 @@ impl TtData {
             best_move: if best > alpha { best_move } else { NO_MOVE },
             second_move: NO_MOVE,
             depth: depth as u8,
-            selectivity,
+            kind,
         }
+    }
+
+    /// Whether the bounds answer a search whose score must be of kind `wanted`, `depth` plies
+    /// deep, on this position with `empties` empty squares: an exact entry answers any search
+    /// (its depth is the empties); an estimate answers no exact search, and a depth-limited one
+    /// when it is at least as deep and prunes no more.
+    #[inline]
+    pub fn answers(&self, wanted: ScoreKind, depth: u32, empties: u32) -> bool {
+        match (self.kind, wanted) {
+            (ScoreKind::Exact, _) => self.depth as u32 == empties,
+            (ScoreKind::Estimate(_), ScoreKind::Exact) => false,
+            (ScoreKind::Estimate(have), ScoreKind::Estimate(want)) => {
+                self.depth as u32 >= depth && have >= want
+            }
+        }
+    }
+
+    /// Whether the bounds are on the exact score of a position with `empties` empty squares.
+    #[inline]
+    pub fn is_exact(&self, empties: u32) -> bool {
+        self.kind == ScoreKind::Exact && self.depth as u32 == empties
     }
 
     /// Narrows `(alpha, beta)` with this entry's bounds; `Some(score)` when they already settle
@@ -85,10 +131,9 @@ impl TtData {
     /// What makes an entry worth keeping: depth (an exact result's depth is its number of
     /// empties), then less pruning (an exact result above any selective one).
     fn quality(&self) -> (u8, u8) {
-        if self.selectivity == SEL_EXACT {
-            (self.depth, u8::MAX)
-        } else {
-            (self.depth, self.selectivity)
+        match self.kind {
+            ScoreKind::Exact => (self.depth, u8::MAX),
+            kind => (self.depth, kind.code()),
         }
     }
 
@@ -97,7 +142,7 @@ impl TtData {
             | (self.upper as u8 as u64) << 8
             | (self.best_move as u64) << 16
             | (self.depth as u64) << 24
-            | (self.selectivity as u64) << 32
+            | (self.kind.code() as u64) << 32
             | (date as u64) << 40
             | (self.second_move as u64) << 48
             | VALID
@@ -110,7 +155,7 @@ impl TtData {
                 upper: (word >> 8) as u8 as i8,
                 best_move: (word >> 16) as u8,
                 depth: (word >> 24) as u8,
-                selectivity: (word >> 32) as u8,
+                kind: ScoreKind::from_code((word >> 32) as u8),
                 second_move: (word >> 48) as u8,
             },
             (word >> 40) as u8,
@@ -337,7 +382,7 @@ impl TranspositionTable {
         None
     }
 
-    /// Records a search result. An entry for the same board at the same depth and selectivity
+    /// Records a search result. An entry for the same board at the same depth and of the same kind
     /// has its bounds tightened; a better one (deeper, or as deep and less selective: an exact
     /// result is as deep as its empties) is kept; otherwise the new result replaces the same
     /// board's entry (keeping its moves when the result has none; a new best move makes the old
@@ -356,7 +401,7 @@ impl TranspositionTable {
             if same_board {
                 let (old, _) = TtData::unpack(data);
                 let mut merged = new;
-                if old.depth == new.depth && old.selectivity == new.selectivity {
+                if old.depth == new.depth && old.kind == new.kind {
                     merged.lower = old.lower.max(new.lower);
                     merged.upper = old.upper.min(new.upper);
                     if merged.lower > merged.upper {
@@ -379,8 +424,8 @@ impl TranspositionTable {
             let value = if data & VALID == 0 {
                 0
             } else {
-                let (depth, selectivity) = old.quality();
-                ((old_date == date) as u32) << 16 | (depth as u32) << 8 | selectivity as u32
+                let (depth, kind) = old.quality();
+                ((old_date == date) as u32) << 16 | (depth as u32) << 8 | kind as u32
             };
             if value < victim_value {
                 victim_value = value;
@@ -409,7 +454,7 @@ mod tests {
             best_move: 19,
             second_move: NO_MOVE,
             depth,
-            selectivity: 6,
+            kind: ScoreKind::Estimate(ProbCutLevel::new(99)),
         }
     }
 
@@ -445,19 +490,21 @@ mod tests {
         assert!(tt.probe(&a, 42).is_some());
     }
 
+    const LEVEL: ScoreKind = ScoreKind::Estimate(ProbCutLevel::new(99));
+
     #[test]
     fn a_fail_low_keeps_the_move_of_the_entry() {
         let tt = TranspositionTable::new(1);
         let b = Board::start();
-        let fail_low = TtData::from_result(-3, 0, 1, 37, 20, 6);
+        let fail_low = TtData::from_result(-3, 0, 1, 37, 20, LEVEL);
         assert_eq!((fail_low.upper, fail_low.best_move), (-3, NO_MOVE));
         tt.store(&b, b.hash(), data(0, 64, 18));
         tt.store(&b, b.hash(), fail_low);
         let entry = tt.probe(&b, b.hash()).unwrap();
         assert_eq!((entry.upper, entry.depth, entry.best_move), (-3, 20, 19));
         // A result inside the window or above it records its move.
-        assert_eq!(TtData::from_result(0, -1, 1, 37, 20, 6).best_move, 37);
-        assert_eq!(TtData::from_result(1, 0, 1, 37, 20, 6).best_move, 37);
+        assert_eq!(TtData::from_result(0, -1, 1, 37, 20, LEVEL).best_move, 37);
+        assert_eq!(TtData::from_result(1, 0, 1, 37, 20, LEVEL).best_move, 37);
     }
 
     #[test]
@@ -467,7 +514,7 @@ mod tests {
         // Stores the exact search's `score` in `(alpha, alpha + 1)` with move `mv`, then
         // returns the entry's (best, second) moves.
         let store = |score, alpha, mv, empties| {
-            let data = TtData::from_result(score, alpha, alpha + 1, mv, empties, SEL_EXACT);
+            let data = TtData::from_result(score, alpha, alpha + 1, mv, empties, ScoreKind::Exact);
             tt.store(&b, b.hash(), data);
             tt.probe(&b, b.hash()).map(|e| (e.best_move, e.second_move))
         };
@@ -484,7 +531,7 @@ mod tests {
     fn a_full_bucket_gives_up_its_shallowest_exact_result() {
         let tt = TranspositionTable::new(1);
         let boards = [Board::start(), Board::start().pass(), Board::default()];
-        let exact = |empties| TtData::from_result(4, 0, 8, 19, empties, SEL_EXACT);
+        let exact = |empties| TtData::from_result(4, 0, 8, 19, empties, ScoreKind::Exact);
         // All three share a bucket (the same hash); the bucket holds two entries.
         tt.store(&boards[0], 42, exact(20));
         tt.store(&boards[1], 42, exact(10));
@@ -498,5 +545,35 @@ mod tests {
     fn negative_scores_round_trip() {
         let d = data(-64, -62, 30);
         assert_eq!(TtData::unpack(d.pack(7)), (d, 7));
+    }
+
+    #[test]
+    fn kinds_round_trip_and_rank_exact_above_estimates() {
+        let levels = (0..=100).filter_map(ProbCutLevel::from_percent);
+        let kinds: Vec<ScoreKind> = levels
+            .map(ScoreKind::Estimate)
+            .chain([ScoreKind::Exact])
+            .collect();
+        for (i, &kind) in kinds.iter().enumerate() {
+            let d = TtData {
+                kind,
+                ..data(1, 3, 12)
+            };
+            assert_eq!(TtData::unpack(d.pack(1)).0, d);
+            for &other in &kinds[i + 1..] {
+                let better = TtData { kind: other, ..d };
+                assert!(better.quality() > d.quality(), "{other:?} above {kind:?}");
+            }
+        }
+        let exact = TtData {
+            kind: ScoreKind::Exact,
+            ..data(1, 3, 12)
+        };
+        assert!(exact.answers(ScoreKind::Exact, 12, 12) && exact.answers(LEVEL, 30, 12));
+        let estimate = data(1, 3, 12);
+        assert!(!estimate.answers(ScoreKind::Exact, 12, 12));
+        assert!(estimate.answers(LEVEL, 12, 30) && !estimate.answers(LEVEL, 13, 30));
+        let full_width = ScoreKind::Estimate(ProbCutLevel::NONE);
+        assert!(!estimate.answers(full_width, 12, 30));
     }
 }

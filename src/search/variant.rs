@@ -17,8 +17,9 @@ use crate::eval::Replies;
 use crate::search::INF;
 use crate::search::control::Control;
 use crate::search::endgame::Stopped;
-use crate::search::pvs::{self, Child, ExactSolver, Game, Generated, NO_SELECTIVITY, Pvs};
-use crate::search::tt::{SEL_EXACT, TranspositionTable};
+use crate::search::probcut::ProbCutLevel;
+use crate::search::pvs::{self, Child, ExactSolver, Game, Generated, Pvs};
+use crate::search::tt::{ScoreKind, TranspositionTable};
 
 /// Exact nodes with at most this many empties: no table, no sorting.
 const SHALLOW: u32 = 6;
@@ -241,7 +242,7 @@ impl Game for Variant {
             if exact && n >= ETC_MIN {
                 let child_key = child.key();
                 if let Some(e) = search.tt.probe(&child_key, child_key.hash())
-                    && e.selectivity == SEL_EXACT
+                    && e.kind == ScoreKind::Exact
                 {
                     if -(e.upper as i32) >= beta {
                         return Generated::Cut(-(e.upper as i32));
@@ -443,7 +444,7 @@ impl ExactSolver for Pvs<'_, Variant> {
         let key = state.key();
         self.tt
             .probe(&key, key.hash())
-            .filter(|e| e.selectivity == SEL_EXACT && e.depth as u32 == self.game.empties(state))
+            .filter(|e| e.is_exact(self.game.empties(state)))
             .map(|e| (e.lower as i32, e.upper as i32))
     }
 
@@ -473,7 +474,7 @@ impl<'a> VariantSearch<'a> {
                 Variant::new(rules),
                 Control::new(stop, None),
                 false,
-                NO_SELECTIVITY,
+                ProbCutLevel::NONE,
             ),
             nodes: 0,
         }
@@ -534,7 +535,7 @@ pub fn exact_line(
         Variant::new(rules),
         Control::new(stop, None),
         false,
-        NO_SELECTIVITY,
+        ProbCutLevel::NONE,
     );
     let mut line = Vec::new();
     // A stopped search leaves the line found so far.

@@ -1376,7 +1376,8 @@ fn exact_report(
             || TranspositionTable::new(16),
             |tt, (b, v)| {
                 tt.clear();
-                let search = Searcher::new(tt, eval).with_selectivity(2);
+                let search =
+                    Searcher::new(tt, eval).with_level(crate::search::ProbCutLevel::new(87));
                 (search.score(b, 8) - v).abs() as f64
             },
         )
