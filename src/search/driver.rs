@@ -13,7 +13,7 @@ use crate::search::endgame::Stopped;
 use crate::search::midgame::Othello;
 use crate::search::params::{PRESEARCH_END_LEVELS, PRESEARCH_MIDGAME_LEVEL};
 use crate::search::probcut::ProbCutLevel;
-use crate::search::pvs::{Game, Pvs, RootMove, principal_variation};
+use crate::search::pvs::{Pvs, RootMove, SearchGame, principal_variation};
 use crate::search::time::TimePlan;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Bound, SearchResult, Source};
@@ -50,7 +50,7 @@ enum Phase {
 /// Searches `node` of `game` (which has at least one allowed move) by iterative deepening.
 /// Returns the result of the deepest completed iteration; a stopped first iteration still yields
 /// a legal move.
-pub(crate) fn think<G: Game>(
+pub(crate) fn think<G: SearchGame>(
     tt: &TranspositionTable,
     game: G,
     stop: &AtomicBool,
@@ -128,7 +128,7 @@ pub(crate) fn think<G: Game>(
                     // (`helper_count` leaves a ply below the last empty square.)
                     let d = depth + (i % 2) as u32;
                     aspiration(&mut helper, node, &mut moves, d, guess, false);
-                    helper.nodes
+                    helper.nodes()
                 },
                 || aspiration(&mut search, node, &mut root, depth, guess, false),
             );
@@ -137,7 +137,7 @@ pub(crate) fn think<G: Game>(
         } else {
             aspiration(&mut search, node, &mut root, depth, guess, true)
         };
-        nodes += search.nodes;
+        nodes += search.nodes();
         if search.aborted() {
             break;
         }
@@ -265,7 +265,7 @@ fn with_helpers<T: Send>(
 }
 
 /// One iteration with an aspiration window around the previous score, widened on failure.
-fn aspiration<G: Game>(
+fn aspiration<G: SearchGame>(
     search: &mut Pvs<'_, G>,
     node: &G::Node,
     root: &mut [RootMove<G::Move>],
@@ -306,7 +306,7 @@ fn aspiration<G: Game>(
 }
 
 /// When not even the first iteration completed: the move the static evaluation prefers.
-fn fallback<G: Game>(game: &G, node: &G::Node, root: &[RootMove<G::Move>]) -> SearchResult {
+fn fallback<G: SearchGame>(game: &G, node: &G::Node, root: &[RootMove<G::Move>]) -> SearchResult {
     let (sq, score) = root
         .iter()
         .map(|m| (m.sq, -game.evaluate(&game.play(node, m.sq, &m.mv), None)))
@@ -346,7 +346,7 @@ pub(crate) struct Presearched {
 
 /// Runs the pre-searches of an exact solve of `node` (see [`PRESEARCH_GAP`]): midgame
 /// iterations from `first_depth`, then the whole-game ones.
-fn presearch<G: Game>(
+fn presearch<G: SearchGame>(
     tt: &TranspositionTable,
     game: G,
     control: Control<'_>,
@@ -376,11 +376,11 @@ fn presearch<G: Game>(
         let start = Instant::now();
         let mut search = Pvs::new(tt, game, control, true, level);
         let score = aspiration(&mut search, node, root, depth, guess, false);
-        nodes += search.nodes;
+        nodes += search.nodes();
         log::debug!(
             "pre-search {depth}@{}%: {score:+}, {} nodes, {:.3} s",
             level.percent(),
-            search.nodes,
+            search.nodes(),
             start.elapsed().as_secs_f64()
         );
         if search.aborted() {
@@ -425,7 +425,7 @@ pub(crate) fn presearched_solve<E: SearchEval + ?Sized>(
     } else {
         search.root(&node, &mut root, alpha, beta, empties).0
     };
-    nodes += search.nodes;
+    nodes += search.nodes();
     (Some(score).filter(|_| !search.aborted()), nodes)
 }
 

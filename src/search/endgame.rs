@@ -234,6 +234,9 @@ struct Candidate {
 struct MoveList {
     moves: [Candidate; 34],
     len: usize,
+    /// The table's best move and the one it replaced, if any ([`NO_MOVE`] otherwise): they go
+    /// first.
+    hash_moves: [u8; 2],
     /// How many of the moves are hash moves (valued already, they go first).
     hashed: usize,
     /// Whether the other moves still wait for their ordering values: they are computed only
@@ -709,19 +712,18 @@ impl<'a, E: SearchEval + ?Sized> EndgameSearch<'a, E> {
             return -self.deep(o, p, -beta, -alpha, n);
         }
         let alpha_start = alpha;
-        let mut best = -INF;
         let mut best_move = NO_MOVE;
         let mut list = MoveList {
             moves: [Candidate::default(); 34],
             len: 0,
+            hash_moves,
             hashed: 0,
             pending: false,
         };
-        if let Err(cut) = self.order(
-            &mut list, p, o, legal, hash_moves, n, alpha, beta, &mut best,
-        ) {
-            return cut;
-        }
+        let mut best = match self.order(&mut list, p, o, legal, n, (alpha, beta)) {
+            Ok(best) => best,
+            Err(cut) => return cut,
+        };
         for i in 0..list.len {
             let split = i == 1
                 && self.parallel
@@ -808,7 +810,7 @@ impl<'a, E: SearchEval + ?Sized> EndgameSearch<'a, E> {
     }
 
     /// Builds the move list of a deep node. Ordering: the hash moves first (the best, then the
-    /// one it replaced), then the others by [`Self::value_moves`]. When there are hash moves,
+    /// one it replaced: `list.hash_moves`), then the others by [`Self::value_moves`]. When there are hash moves,
     /// the others are valued only once the hash moves have failed to cut (`list.pending`): the
     /// same tree in a little less time (measured: docs/lab/2026-11-22-endgame-solver.md, "The
     /// figures of the README's design section 'The endgame solver'").
@@ -816,21 +818,18 @@ impl<'a, E: SearchEval + ?Sized> EndgameSearch<'a, E> {
     /// Children found in their hash table settle moves before any search (enhanced
     /// transposition cut-off; the shared table's buckets of all children are prefetched while
     /// the flips are computed, then probed): a child bound that already reaches `beta` cuts the
-    /// node (`Err(score)`); a move whose bound cannot exceed `alpha` is dropped, its bound kept
-    /// in `best`.
-    #[allow(clippy::too_many_arguments)]
+    /// node (`Err(score)`); a move whose bound cannot exceed `alpha` is dropped. Returns the
+    /// best of the dropped moves' bounds (`-INF` if none) in the `(alpha, beta)` `window`.
     fn order(
         &mut self,
         list: &mut MoveList,
         p: u64,
         o: u64,
         legal: u64,
-        hash_moves: [u8; 2],
         n: u32,
-        alpha: i32,
-        beta: i32,
-        best: &mut i32,
-    ) -> Result<(), i32> {
+        (alpha, beta): (i32, i32),
+    ) -> Result<i32, i32> {
+        let mut best = -INF;
         // First the flips of every move, and the children's buckets of the shared table on
         // their way into the cache while the rest is computed.
         let shared_children = n > SHARED_TT_MIN_EMPTIES;
@@ -878,13 +877,13 @@ impl<'a, E: SearchEval + ?Sized> EndgameSearch<'a, E> {
                     return Err(-upper);
                 }
                 if -lower <= alpha {
-                    *best = (*best).max(-lower);
+                    best = best.max(-lower);
                     continue;
                 }
             }
-            let value = if x as u8 == hash_moves[0] {
+            let value = if x as u8 == list.hash_moves[0] {
                 1 << 20
-            } else if x as u8 == hash_moves[1] {
+            } else if x as u8 == list.hash_moves[1] {
                 1 << 19
             } else {
                 list.pending = true;
@@ -901,7 +900,7 @@ impl<'a, E: SearchEval + ?Sized> EndgameSearch<'a, E> {
         if list.hashed == 0 {
             self.value_moves(list, p, o, n);
         }
-        Ok(())
+        Ok(best)
     }
 
     /// Gives the moves of `list` that are not hash moves their ordering values: fastest-first

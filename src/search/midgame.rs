@@ -13,7 +13,7 @@ use crate::search::SCORE_MAX;
 use crate::search::Stopped;
 use crate::search::endgame::{EndgameSearch, NoEval, SolveMode};
 use crate::search::pvs;
-use crate::search::pvs::{Child, Game, Generated, Pvs};
+use crate::search::pvs::{Child, Counter, Generated, NodeContext, Pvs, SearchGame};
 use crate::search::tt::TranspositionTable;
 
 const CORNERS: u64 = Bitboard::CORNERS.0;
@@ -66,7 +66,7 @@ impl<'a, E: SearchEval + ?Sized> Othello<'a, E> {
 impl<'a, E: SearchEval + ?Sized> Pvs<'a, Othello<'a, E>> {
     /// [`Pvs::pvs`] of `board`, whose evaluation state is computed here.
     pub fn search_board(&mut self, board: &Board, alpha: i32, beta: i32, depth: u32) -> i32 {
-        let node = self.game.node(board);
+        let node = self.game().node(board);
         self.pvs(&node, alpha, beta, depth)
     }
 }
@@ -84,7 +84,7 @@ fn exact_seconds(empties: u32, threads: usize) -> f64 {
     0.8 * 2.15f64.powi(empties as i32 - 20) / speedup
 }
 
-impl<'a, E: SearchEval + ?Sized> Game for Othello<'a, E> {
+impl<'a, E: SearchEval + ?Sized> SearchGame for Othello<'a, E> {
     type Node = Node<E::State>;
     type Move = u64;
     type List = [Child<u64>; 34];
@@ -165,41 +165,42 @@ impl<'a, E: SearchEval + ?Sized> Game for Othello<'a, E> {
     /// [`SELECTIVE_END_MIN_EMPTIES`]. The solver shares the hash table and the stop conditions.
     #[inline]
     fn exact(
-        search: &mut Pvs<'_, Self>,
+        &self,
         node: &Self::Node,
-        alpha: i32,
-        beta: i32,
-        empties: u32,
+        context: &NodeContext<'_>,
+        counter: &mut Counter<'_>,
     ) -> Option<i32> {
-        if search.level.is_selective() && empties > SELECTIVE_END_MIN_EMPTIES {
+        if !context.exact && context.empties > SELECTIVE_END_MIN_EMPTIES {
             return None;
         }
         let mut solver =
-            EndgameSearch::with_control(search.tt, search.control).with_evaluator(search.game.eval);
-        if search.parallel {
+            EndgameSearch::with_control(context.tt, counter.control()).with_evaluator(self.eval);
+        if context.parallel {
             solver = solver.parallel();
         }
+        let NodeContext {
+            alpha,
+            beta,
+            empties,
+            ..
+        } = *context;
         let score = solver.dispatch(node.board.player, node.board.opponent, alpha, beta, empties);
-        search.nodes += solver.nodes;
+        counter.add(solver.nodes);
         if solver.aborted() {
-            search.aborted = true;
+            counter.stop();
             return Some(0);
         }
         Some(score)
     }
 
-    /// The moves, a wipe-out settling the node at once; ordered best first: the hash move, then
-    /// by a shallow search of each child (from depth 3), the opponent's mobility (corners
-    /// counting double) and potential mobility.
+    /// The moves, a wipe-out settling the node at once; valued: the hash move first, then by
+    /// the opponent's mobility (corners counting double) and potential mobility (and, from
+    /// depth 3, a shallow search of each child: [`Self::ordering_search`]).
     fn generate(
-        search: &mut Pvs<'_, Self>,
+        &self,
         node: &Self::Node,
         legal: u64,
-        hash_move: u8,
-        depth: u32,
-        _exact: bool,
-        _alpha: i32,
-        _beta: i32,
+        context: &NodeContext<'_>,
         list: &mut [Child<u64>],
     ) -> Generated {
         let Board {
@@ -223,23 +224,16 @@ impl<'a, E: SearchEval + ?Sized> Game for Othello<'a, E> {
             };
             len += 1;
         }
-        let list = &mut list[..len];
-        let sort_depth = match depth {
-            0..=2 => None,
-            3..=5 => Some(0),
-            6..=9 => Some(1),
-            _ => Some(2),
-        };
-        for entry in list.iter_mut() {
+        for entry in list[..len].iter_mut() {
             let (x, f) = (entry.sq, entry.mv);
-            if x == hash_move {
+            if x == context.hash_move {
                 entry.value = 1 << 24;
                 continue;
             }
             let (cp, co) = (o ^ f, p | f | 1 << x);
-            if depth >= 2 {
+            if context.depth >= 2 {
                 // The child probes the table first thing: start loading its bucket.
-                search.tt.prefetch(
+                context.tt.prefetch(
                     Board {
                         player: cp,
                         opponent: co,
@@ -249,36 +243,30 @@ impl<'a, E: SearchEval + ?Sized> Game for Othello<'a, E> {
             }
             let replies = moves(cp, co);
             let potential = potential_moves(cp, co).count_ones();
-            let known = Replies {
+            entry.replies = Some(Replies {
                 moves: replies,
                 potential: Some(potential as u8),
-            };
-            entry.replies = Some(known);
+            });
             let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
-            let mut value = -16 * mobility - 4 * potential as i32;
-            if let Some(d) = sort_depth {
-                let child = search.game.play(node, x, &f);
-                let score = if d == 0 && (cp | co) != u64::MAX {
-                    // The child's static value, with the replies just generated.
-                    -search.evaluate(&child, Some(known))
-                } else {
-                    -search.pvs(&child, -SCORE_MAX, SCORE_MAX, d)
-                };
-                if search.aborted {
-                    return Generated::Moves {
-                        len,
-                        best: -crate::search::INF,
-                    };
-                }
-                value += 32 * score;
-            }
-            entry.value = value;
+            entry.value = -16 * mobility - 4 * potential as i32;
         }
-        list.sort_unstable_by_key(|e| -e.value);
         Generated::Moves {
             len,
             best: -crate::search::INF,
         }
+    }
+
+    /// From depth 3, the children's static values, from 6 their 1-ply and from 10 their 2-ply
+    /// searches, each disc worth 32.
+    #[inline]
+    fn ordering_search(&self, depth: u32) -> Option<(u32, i32)> {
+        let shallow = match depth {
+            0..=2 => return None,
+            3..=5 => 0,
+            6..=9 => 1,
+            _ => 2,
+        };
+        Some((shallow, 32))
     }
 }
 

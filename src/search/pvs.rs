@@ -1,13 +1,15 @@
 //! The one search skeleton, generic over the rule set: negamax PVS over the hash table (fail-soft,
 //! null-window searches of the later moves with a re-search inside the window, Young Brothers
-//! Wait splits over rayon after the first move, Multi-ProbCut), the root search of an iteration,
-//! and the two ways to read a best line (the hash table's moves, or an exact line confirmed by
-//! searches).
+//! Wait splits over rayon after the first move, Multi-ProbCut, move ordering by shallow
+//! searches), the root search of an iteration, and the two ways to read a best line (the hash
+//! table's moves, or an exact line confirmed by searches).
 //!
-//! A rule set enters through [`Game`]: its moves, passes and final scores, its hash key, its
-//! evaluation, its move ordering (with the cut-offs found while ordering) and the exact solver it
-//! hands over to near the end. [`Pvs`] is compiled once for each game (static dispatch): the 8×8
-//! board with each evaluation (`midgame::Othello`) and the rule variants (`variant::Variant`).
+//! A rule set enters through [`SearchGame`]: its moves, passes and final scores, its hash key,
+//! its evaluation, its static move ordering (with the cut-offs found while ordering) and the
+//! exact solver it hands over to near the end. Its hooks receive a [`NodeContext`] (the table,
+//! the window, the depth) and, for the exact hand-over, the search's [`Counter`]; they never see
+//! the search itself. [`Pvs`] is compiled once for each game (static dispatch): the 8×8 board
+//! with each evaluation (`midgame::Othello`) and the rule variants (`variant::Variant`).
 
 use crate::board::{Board, Move, Square};
 use crate::eval::Replies;
@@ -16,8 +18,8 @@ use crate::search::probcut::{self, ProbCutLevel};
 use crate::search::tt::{NO_MOVE, ScoreKind, TranspositionTable, TtData};
 use crate::search::{INF, SCORE_MAX, Stopped};
 
-/// A move of a node's list: its square, what playing it needs ([`Game::Move`]), its ordering
-/// value, and the opponent's replies once the ordering generated them.
+/// A move of a node's list: its square, what playing it needs ([`SearchGame::Move`]), its
+/// ordering value, and the opponent's replies once the ordering generated them.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Child<M> {
     pub sq: u8,
@@ -26,18 +28,108 @@ pub(crate) struct Child<M> {
     pub replies: Option<Replies>,
 }
 
-/// What [`Game::generate`] found: a score that settles the node (a wipe-out, a transposition
-/// cut-off), or `len` ordered moves and the best score already known (from moves the table
-/// settled without a search; `-INF` when none).
+/// What [`SearchGame::generate`] found: a score that settles the node (a wipe-out, a
+/// transposition cut-off), or `len` valued moves and the best score already known (from moves
+/// the table settled without a search; `-INF` when none).
 pub(crate) enum Generated {
     Cut(i32),
     Moves { len: usize, best: i32 },
 }
 
-/// A rule set as the search sees it: positions ([`Game::Node`], carrying whatever incremental
-/// state the evaluation keeps), their moves, and the hooks of the search (evaluation, ordering,
-/// cut-offs, the exact hand-over). Scores are disc differences for the side to move.
-pub(crate) trait Game: Copy + Send + Sync {
+/// What a hook of the search knows of the node it serves.
+#[derive(Clone, Copy)]
+pub(crate) struct NodeContext<'t> {
+    /// The shared hash table, to probe and prefetch.
+    pub tt: &'t TranspositionTable,
+    /// The window.
+    pub alpha: i32,
+    /// The window.
+    pub beta: i32,
+    /// Plies left to search (at least the empties when the node searches to the end).
+    pub depth: u32,
+    /// The empty squares.
+    pub empties: u32,
+    /// Whether the node searches to the end of the game without ProbCut.
+    pub exact: bool,
+    /// The table's best move for the node, or [`NO_MOVE`].
+    pub hash_move: u8,
+    /// Whether the node may split its work over the current rayon pool.
+    pub parallel: bool,
+}
+
+/// The positions a search has visited and its stop conditions: what a hook that searches on
+/// its own (the exact hand-over) counts into and polls.
+pub(crate) struct Counter<'a> {
+    control: Control<'a>,
+    poll: u32,
+    nodes: u64,
+    stopped: bool,
+}
+
+impl<'a> Counter<'a> {
+    /// No positions yet, stopped by `control`.
+    pub fn new(control: Control<'a>) -> Self {
+        Counter {
+            control,
+            poll: 1,
+            nodes: 0,
+            stopped: false,
+        }
+    }
+
+    /// Counts one position.
+    #[inline]
+    pub fn count(&mut self) {
+        self.nodes += 1;
+    }
+
+    /// Counts `nodes` positions (a sub-search's).
+    #[inline]
+    pub fn add(&mut self, nodes: u64) {
+        self.nodes += nodes;
+    }
+
+    /// Whether to stop now (a stop flag, or the deadline, read every few calls); once it says
+    /// so, the search is stopped.
+    #[inline]
+    pub fn poll_stop(&mut self) -> bool {
+        let stop = self.control.should_stop(&mut self.poll);
+        if stop {
+            self.stopped = true;
+        }
+        stop
+    }
+
+    /// Marks the search stopped (a sub-search was).
+    #[inline]
+    pub fn stop(&mut self) {
+        self.stopped = true;
+    }
+
+    /// Whether the search was stopped; its scores are then meaningless.
+    #[inline]
+    pub fn is_stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// The positions counted.
+    #[inline]
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// The stop conditions, for a sub-search.
+    #[inline]
+    pub fn control(&self) -> Control<'a> {
+        self.control
+    }
+}
+
+/// A rule set as the search sees it: positions ([`SearchGame::Node`], carrying whatever
+/// incremental state the evaluation keeps), their moves, and the hooks of the search
+/// (evaluation, ordering, cut-offs, the exact hand-over). Scores are disc differences for the
+/// side to move.
+pub(crate) trait SearchGame: Copy + Send + Sync {
     /// A position with the evaluation's state.
     type Node: Copy + Send + Sync;
     /// What a move list keeps to play a move (the flips, or the child itself).
@@ -63,7 +155,7 @@ pub(crate) trait Game: Copy + Send + Sync {
     fn pass(&self, node: &Self::Node) -> Self::Node;
     /// The final score of a finished game.
     fn final_score(&self, node: &Self::Node) -> i32;
-    /// The static evaluation; `moves`: the side to move's legal moves when known.
+    /// The static evaluation; `known`: what the caller computed of the side to move.
     fn evaluate(&self, node: &Self::Node, known: Option<Replies>) -> i32;
     /// An empty move list for `node`.
     fn new_list(&self, node: &Self::Node) -> Self::List;
@@ -71,34 +163,35 @@ pub(crate) trait Game: Copy + Send + Sync {
     /// the exact solve when it fits the clock).
     fn exact_seconds(empties: u32, threads: usize) -> Option<f64>;
 
-    /// The exact hand-over at a node whose depth covers its empties: the score from a solver of
-    /// the game's own, or `None` to go on with the PVS to the end of the game (exact without
-    /// ProbCut, selective with it).
+    /// The exact hand-over at a node whose depth covers its empties (`node.depth >=
+    /// node.empties`; no hash move yet): the score from a solver of the game's own, counting
+    /// its positions into `counter` (and stopping it when stopped, the score then meaningless),
+    /// or `None` to go on with the PVS to the end of the game (exact without ProbCut, selective
+    /// with it).
     fn exact(
-        search: &mut Pvs<'_, Self>,
+        &self,
         node: &Self::Node,
-        alpha: i32,
-        beta: i32,
-        empties: u32,
+        context: &NodeContext<'_>,
+        counter: &mut Counter<'_>,
     ) -> Option<i32>;
 
-    /// Fills `list` with the `legal` moves of `node`, ordered best first (`hash_move` first),
-    /// or settles the node. `exact`: the node searches to the end without ProbCut.
-    #[allow(
-        clippy::too_many_arguments,
-        reason = "the node's whole context, in the hot path"
-    )]
+    /// Fills `list` with the `legal` moves of `node` and their ordering values (higher first;
+    /// the search sorts them), or settles the node.
     fn generate(
-        search: &mut Pvs<'_, Self>,
+        &self,
         node: &Self::Node,
         legal: u64,
-        hash_move: u8,
-        depth: u32,
-        exact: bool,
-        alpha: i32,
-        beta: i32,
+        context: &NodeContext<'_>,
         list: &mut [Child<Self::Move>],
     ) -> Generated;
+
+    /// At a node searched `depth` plies deep: the depth of the shallow searches whose scores
+    /// join the ordering values of its moves (the hash move excepted), and their weight;
+    /// `None` for the static values alone. A shallow search of depth 0 is the static
+    /// evaluation with the replies the ordering generated.
+    fn ordering_search(&self, _depth: u32) -> Option<(u32, i32)> {
+        None
+    }
 
     /// The line of an exact iteration whose root child `node` scores `score`, when the game
     /// confirms it by searches ([`exact_line`]); `None`: the hash table's line
@@ -127,7 +220,11 @@ pub(crate) struct RootMove<M> {
 
 impl<M> RootMove<M> {
     /// The root moves of `node` restricted to `allowed` (a bitboard of squares).
-    pub fn list<G: Game<Move = M>>(game: &G, node: &G::Node, allowed: u64) -> Vec<RootMove<M>> {
+    pub fn list<G: SearchGame<Move = M>>(
+        game: &G,
+        node: &G::Node,
+        allowed: u64,
+    ) -> Vec<RootMove<M>> {
         let mut m = game.moves(node) & allowed;
         let mut out = Vec::new();
         while m != 0 {
@@ -144,19 +241,15 @@ impl<M> RootMove<M> {
 }
 
 /// One thread's search of the game `G`.
-pub(crate) struct Pvs<'a, G: Game> {
-    pub(crate) tt: &'a TranspositionTable,
-    pub(crate) game: G,
-    pub(crate) control: Control<'a>,
-    pub(crate) poll: u32,
-    pub(crate) parallel: bool,
-    pub(crate) level: ProbCutLevel,
-    /// Positions visited (evaluated leaves and exact-solver nodes included).
-    pub nodes: u64,
-    pub(crate) aborted: bool,
+pub(crate) struct Pvs<'a, G: SearchGame> {
+    tt: &'a TranspositionTable,
+    game: G,
+    counter: Counter<'a>,
+    parallel: bool,
+    level: ProbCutLevel,
 }
 
-impl<'a, G: Game> Pvs<'a, G> {
+impl<'a, G: SearchGame> Pvs<'a, G> {
     /// A search at ProbCut level `level`, splitting over the current rayon pool when
     /// `parallel`.
     pub fn new(
@@ -169,24 +262,37 @@ impl<'a, G: Game> Pvs<'a, G> {
         Pvs {
             tt,
             game,
-            control,
-            poll: 1,
+            counter: Counter::new(control),
             parallel: parallel && rayon::current_num_threads() > 1,
             level,
-            nodes: 0,
-            aborted: false,
         }
     }
 
     /// Whether the search was stopped (its scores are then meaningless).
     pub fn aborted(&self) -> bool {
-        self.aborted
+        self.counter.is_stopped()
+    }
+
+    /// Positions visited (evaluated leaves and exact-solver nodes included).
+    pub fn nodes(&self) -> u64 {
+        self.counter.nodes()
+    }
+
+    /// The game searched.
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+
+    /// This search, splitting over the current rayon pool when it has more than one thread.
+    pub fn parallel(mut self) -> Self {
+        self.parallel = rayon::current_num_threads() > 1;
+        self
     }
 
     /// The static evaluation, counted as a node.
     #[inline]
-    pub(crate) fn evaluate(&mut self, node: &G::Node, known: Option<Replies>) -> i32 {
-        self.nodes += 1;
+    fn evaluate(&mut self, node: &G::Node, known: Option<Replies>) -> i32 {
+        self.counter.count();
         self.game.evaluate(node, known)
     }
 
@@ -233,7 +339,7 @@ impl<'a, G: Game> Pvs<'a, G> {
             let mv = root[i];
             let child = self.game.play(node, mv.sq, &mv.mv);
             let score = self.search_move(&child, i == 0, alpha, beta, depth - 1);
-            if self.aborted {
+            if self.counter.stopped {
                 break;
             }
             root[i].score = score;
@@ -248,7 +354,7 @@ impl<'a, G: Game> Pvs<'a, G> {
                 }
             }
         }
-        if !self.aborted {
+        if !self.counter.stopped {
             // Best first; moves not searched after a cut-off keep their old order at the end.
             let best_move = root[best_index];
             root.copy_within(0..best_index, 1);
@@ -259,12 +365,14 @@ impl<'a, G: Game> Pvs<'a, G> {
     }
 
     /// Negamax PVS, fail-soft, at `depth` plies (passes are free). A depth that covers every
-    /// empty square goes to the game's exact hand-over ([`Game::exact`]), or on to the end.
+    /// empty square goes to the game's exact hand-over ([`SearchGame::exact`]), or on to the
+    /// end.
     pub fn pvs(&mut self, node: &G::Node, mut alpha: i32, mut beta: i32, depth: u32) -> i32 {
         let empties = self.game.empties(node);
         let mut depth = depth;
         if depth >= empties {
-            if let Some(score) = G::exact(self, node, alpha, beta, empties) {
+            let context = self.context(alpha, beta, depth, empties, NO_MOVE);
+            if let Some(score) = self.game.exact(node, &context, &mut self.counter) {
                 return score;
             }
             depth = empties;
@@ -272,20 +380,19 @@ impl<'a, G: Game> Pvs<'a, G> {
         if depth == 0 {
             return self.evaluate(node, None);
         }
-        self.nodes += 1;
-        if self.control.should_stop(&mut self.poll) {
-            self.aborted = true;
+        self.counter.count();
+        if self.counter.poll_stop() {
             return 0;
         }
         let exact = depth >= empties && !self.level.is_selective();
-        let key = self.game.key(node);
-        let hash = key.hash();
-        let mut hash_move = NO_MOVE;
         let kind = if exact {
             ScoreKind::Exact
         } else {
             ScoreKind::Estimate(self.level)
         };
+        let key = self.game.key(node);
+        let hash = key.hash();
+        let mut hash_move = NO_MOVE;
         if let Some(entry) = self.tt.probe(&key, hash) {
             if entry.answers(kind, depth, empties)
                 && let Some(score) = entry.narrow(&mut alpha, &mut beta)
@@ -307,66 +414,148 @@ impl<'a, G: Game> Pvs<'a, G> {
         }
         let mut list = self.game.new_list(node);
         let list = list.as_mut();
-        let (len, mut best) = match G::generate(
-            self, node, legal, hash_move, depth, exact, alpha, beta, list,
-        ) {
+        let context = self.context(alpha, beta, depth, empties, hash_move);
+        let (len, best) = match self.ordered_moves(node, legal, &context, list) {
             Generated::Cut(score) => return score,
             Generated::Moves { len, best } => (len, best),
         };
-        if self.aborted {
+        if self.counter.stopped {
             return 0;
         }
         if len == 0 {
             // Every move was settled by the table.
             return best;
         }
-        let alpha_start = alpha;
-        let mut best_move = NO_MOVE;
-        for i in 0..len {
-            if i == 1 && self.parallel && depth >= G::SPLIT_MIN_DEPTH && len > 2 {
-                if beta == alpha + 1 {
-                    let (score, sq) = self.split(node, alpha, &list[1..len], depth);
-                    if self.aborted {
-                        return 0;
-                    }
-                    if score > best {
-                        best = score;
-                        best_move = sq;
-                    }
-                    break;
+        let Some((best, best_move)) = self.search_moves(node, &list[..len], best, &context) else {
+            return 0;
+        };
+        self.tt.store(
+            &key,
+            hash,
+            TtData::from_result(best, alpha, beta, best_move, depth, kind),
+        );
+        best
+    }
+
+    /// What the hooks learn of a node with `empties` empty squares searched `depth` plies deep
+    /// in `(alpha, beta)`.
+    #[inline]
+    fn context(
+        &self,
+        alpha: i32,
+        beta: i32,
+        depth: u32,
+        empties: u32,
+        hash_move: u8,
+    ) -> NodeContext<'a> {
+        NodeContext {
+            tt: self.tt,
+            alpha,
+            beta,
+            depth,
+            empties,
+            exact: depth >= empties && !self.level.is_selective(),
+            hash_move,
+            parallel: self.parallel,
+        }
+    }
+
+    /// The `legal` moves of `node` in the order to search them: the game's values
+    /// ([`SearchGame::generate`]), with the scores of shallow searches where the game asks for
+    /// them ([`SearchGame::ordering_search`]), sorted best first; or the score that settles the
+    /// node. Check for a stop afterwards (the list is then unsorted).
+    #[inline]
+    fn ordered_moves(
+        &mut self,
+        node: &G::Node,
+        legal: u64,
+        context: &NodeContext<'_>,
+        list: &mut [Child<G::Move>],
+    ) -> Generated {
+        let generated = self.game.generate(node, legal, context, list);
+        let Generated::Moves { len, .. } = generated else {
+            return generated;
+        };
+        let list = &mut list[..len];
+        if let Some((depth, weight)) = self.game.ordering_search(context.depth) {
+            for c in list.iter_mut().filter(|c| c.sq != context.hash_move) {
+                let child = self.game.play(node, c.sq, &c.mv);
+                let score = if depth == 0 && self.game.empties(&child) != 0 {
+                    // The child's static value, with the replies the game generated.
+                    -self.evaluate(&child, c.replies)
+                } else {
+                    -self.pvs(&child, -SCORE_MAX, SCORE_MAX, depth)
+                };
+                if self.counter.stopped {
+                    return generated;
                 }
-                let Some((score, sq)) = self.split_pv(node, alpha, beta, &list[1..len], depth)
-                else {
-                    return 0;
+                c.value += weight * score;
+            }
+        }
+        list.sort_unstable_by_key(|c| -c.value);
+        generated
+    }
+
+    /// Searches the ordered `moves` of `node` in its window, `best` the score already known:
+    /// the first with the whole window, the later ones at a null window (in parallel from the
+    /// second one at deep nodes). The best score (fail-soft) and its move, `None` when stopped.
+    #[inline]
+    fn search_moves(
+        &mut self,
+        node: &G::Node,
+        moves: &[Child<G::Move>],
+        mut best: i32,
+        context: &NodeContext<'_>,
+    ) -> Option<(i32, u8)> {
+        let NodeContext {
+            mut alpha,
+            beta,
+            depth,
+            ..
+        } = *context;
+        let mut best_move = NO_MOVE;
+        for (
+            i,
+            &Child {
+                sq, mv, replies, ..
+            },
+        ) in moves.iter().enumerate()
+        {
+            if i == 1 && self.parallel && depth >= G::SPLIT_MIN_DEPTH && moves.len() > 2 {
+                let (score, split_move) = if beta == alpha + 1 {
+                    let found = self.split(node, alpha, &moves[1..], depth);
+                    if self.counter.stopped {
+                        return None;
+                    }
+                    found
+                } else {
+                    self.split_pv(node, alpha, beta, &moves[1..], depth)?
                 };
                 if score > best {
                     best = score;
-                    best_move = sq;
+                    best_move = split_move;
                 }
                 break;
             }
-            let Child {
-                sq: x, mv, replies, ..
-            } = list[i];
-            let child = self.game.play(node, x, &mv);
+            let child = self.game.play(node, sq, &mv);
             let score = if depth == 1 && self.game.empties(&child) != 0 {
                 // A leaf: its static value with the replies the ordering generated. A
                 // null-window search inside the window would be searched again for the same
                 // value: counted, not repeated.
                 let score = -self.evaluate(&child, replies);
                 if i > 0 && score > alpha && score < beta {
-                    self.nodes += 1;
+                    self.counter.count();
                 }
                 score
             } else {
                 self.search_move(&child, i == 0, alpha, beta, depth - 1)
             };
-            if self.aborted {
-                return 0;
+            if self.counter.stopped {
+                return None;
             }
             if score > best {
                 best = score;
-                best_move = x;
+                best_move = sq;
                 if score > alpha {
                     alpha = score;
                     if score >= beta {
@@ -375,12 +564,7 @@ impl<'a, G: Game> Pvs<'a, G> {
                 }
             }
         }
-        self.tt.store(
-            &key,
-            hash,
-            TtData::from_result(best, alpha_start, beta, best_move, depth, kind),
-        );
-        best
+        Some((best, best_move))
     }
 
     /// The score of one move's `child` (`depth` plies below it): the first move with the whole
@@ -399,7 +583,7 @@ impl<'a, G: Game> Pvs<'a, G> {
             return -self.pvs(child, -beta, -alpha, depth);
         }
         let score = -self.pvs(child, -alpha - 1, -alpha, depth);
-        if !self.aborted && score > alpha && score < beta {
+        if !self.counter.stopped && score > alpha && score < beta {
             return -self.pvs(child, -beta, -alpha, depth);
         }
         score
@@ -424,7 +608,7 @@ impl<'a, G: Game> Pvs<'a, G> {
         let high = ((beta as f32 + t * sigma - a) / b).ceil() as i32;
         if beta < SCORE_MAX && high < SCORE_MAX {
             let score = self.pvs(node, high - 1, high, shallow);
-            if self.aborted {
+            if self.counter.stopped {
                 return Some(0);
             }
             if score >= high {
@@ -434,7 +618,7 @@ impl<'a, G: Game> Pvs<'a, G> {
         let low = ((alpha as f32 - t * sigma - a) / b).floor() as i32;
         if alpha > -SCORE_MAX && low > -SCORE_MAX {
             let score = self.pvs(node, low, low + 1, shallow);
-            if self.aborted {
+            if self.counter.stopped {
                 return Some(0);
             }
             if score <= low {
@@ -468,7 +652,7 @@ impl<'a, G: Game> Pvs<'a, G> {
             } else {
                 self.split(node, alpha, &rest, depth)
             };
-            if self.aborted {
+            if self.counter.stopped {
                 return None;
             }
             if score <= alpha || score >= beta {
@@ -482,7 +666,7 @@ impl<'a, G: Game> Pvs<'a, G> {
             let c = rest.remove(j);
             let child = self.game.play(node, c.sq, &c.mv);
             let score = -self.pvs(&child, -beta, -alpha, depth - 1);
-            if self.aborted {
+            if self.counter.stopped {
                 return None;
             }
             if score > best {
@@ -510,15 +694,16 @@ impl<'a, G: Game> Pvs<'a, G> {
         depth: u32,
     ) -> (i32, u8) {
         let (tt, game, level) = (self.tt, self.game, self.level);
-        let (best, sq, nodes) = control::split(&self.control, moves, alpha, -INF, |c, control| {
+        let control = self.counter.control();
+        let (best, sq, nodes) = control::split(&control, moves, alpha, -INF, |c, control| {
             let mut sub = Pvs::new(tt, game, control, true, level);
             let child = game.play(node, c.sq, &c.mv);
             let score = -sub.pvs(&child, -alpha - 1, -alpha, depth - 1);
-            (score, c.sq, sub.nodes, sub.aborted)
+            (score, c.sq, sub.nodes(), sub.aborted())
         });
-        self.nodes += nodes;
-        if self.control.is_set() {
-            self.aborted = true;
+        self.counter.add(nodes);
+        if control.is_set() {
+            self.counter.stop();
         }
         (best, sq)
     }
@@ -526,7 +711,7 @@ impl<'a, G: Game> Pvs<'a, G> {
 
 /// The best line: the root move `first`, then the hash table's best moves while they are legal,
 /// up to `depth` moves (passes included, not counted).
-pub(crate) fn principal_variation<G: Game>(
+pub(crate) fn principal_variation<G: SearchGame>(
     game: &G,
     tt: &TranspositionTable,
     node: &G::Node,
@@ -568,20 +753,51 @@ pub(crate) fn principal_variation<G: Game>(
 /// A solver that can confirm the exact value of a position: what [`exact_line`] needs.
 pub(crate) trait ExactSolver {
     /// The game solved.
-    type Game: Game;
+    type Game: SearchGame;
     /// The game.
     fn game(&self) -> Self::Game;
     /// The hash table.
     fn tt(&self) -> &TranspositionTable;
     /// Bounds on the exact score of `node` that a hash table holds.
-    fn exact_bounds(&self, node: &<Self::Game as Game>::Node) -> Option<(i32, i32)>;
+    fn exact_bounds(&self, node: &<Self::Game as SearchGame>::Node) -> Option<(i32, i32)>;
     /// The exact score of `node` in `(alpha, beta)`, fail-soft.
     fn solve(
         &mut self,
-        node: &<Self::Game as Game>::Node,
+        node: &<Self::Game as SearchGame>::Node,
         alpha: i32,
         beta: i32,
     ) -> Result<i32, Stopped>;
+}
+
+/// A search of any game confirms exact values by searching to the end (the variants' exact
+/// lines; the 8×8 board's come from its own solver).
+impl<G: SearchGame> ExactSolver for Pvs<'_, G> {
+    type Game = G;
+
+    fn game(&self) -> G {
+        self.game
+    }
+
+    fn tt(&self) -> &TranspositionTable {
+        self.tt
+    }
+
+    fn exact_bounds(&self, node: &G::Node) -> Option<(i32, i32)> {
+        let key = self.game.key(node);
+        self.tt
+            .probe(&key, key.hash())
+            .filter(|e| e.is_exact(self.game.empties(node)))
+            .map(|e| (e.lower as i32, e.upper as i32))
+    }
+
+    fn solve(&mut self, node: &G::Node, alpha: i32, beta: i32) -> Result<i32, Stopped> {
+        let score = self.pvs(node, alpha, beta, u32::MAX);
+        if self.aborted() {
+            Err(Stopped)
+        } else {
+            Ok(score)
+        }
+    }
 }
 
 /// A line of best moves from `node` whose value is `score` (exact, or with `wld` the verdict as
@@ -591,7 +807,7 @@ pub(crate) trait ExactSolver {
 /// The moves found go into `pv`, also when the search is stopped.
 pub(crate) fn exact_line<S: ExactSolver>(
     solver: &mut S,
-    node: &<S::Game as Game>::Node,
+    node: &<S::Game as SearchGame>::Node,
     score: i32,
     wld: bool,
     pv: &mut Vec<Move>,
@@ -616,7 +832,7 @@ pub(crate) fn exact_line<S: ExactSolver>(
             .tt()
             .probe(&key, key.hash())
             .map_or(NO_MOVE, |e| e.best_move);
-        let mut children: Vec<(u8, <S::Game as Game>::Node)> = crate::board::Bitboard(legal)
+        let mut children: Vec<(u8, <S::Game as SearchGame>::Node)> = crate::board::Bitboard(legal)
             .iter()
             .map(|sq| {
                 let x = sq.index();

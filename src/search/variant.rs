@@ -16,9 +16,8 @@ use crate::board::{Bitboard, Board, Move};
 use crate::eval::Replies;
 use crate::search::INF;
 use crate::search::control::Control;
-use crate::search::endgame::Stopped;
 use crate::search::probcut::ProbCutLevel;
-use crate::search::pvs::{self, Child, ExactSolver, Game, Generated, Pvs};
+use crate::search::pvs::{self, Child, Counter, Generated, NodeContext, Pvs, SearchGame};
 use crate::search::tt::{ScoreKind, TranspositionTable};
 
 /// Exact nodes with at most this many empties: no table, no sorting.
@@ -136,7 +135,7 @@ impl Variant {
     }
 }
 
-impl Game for Variant {
+impl SearchGame for Variant {
     type Node = State;
     type Move = State;
     type List = [Child<State>; 64];
@@ -200,13 +199,24 @@ impl Game for Variant {
 
     /// At most [`SHALLOW`] empties: the plain alpha-beta kernels.
     fn exact(
-        search: &mut Pvs<'_, Self>,
+        &self,
         state: &State,
-        alpha: i32,
-        beta: i32,
-        n: u32,
+        context: &NodeContext<'_>,
+        counter: &mut Counter<'_>,
     ) -> Option<i32> {
-        (n <= SHALLOW).then(|| search.shallow_entry(state, alpha, beta, n))
+        let NodeContext {
+            alpha,
+            beta,
+            empties,
+            ..
+        } = *context;
+        (empties <= SHALLOW).then(|| {
+            Shallow {
+                game: self,
+                counter,
+            }
+            .entry(state, alpha, beta, empties)
+        })
     }
 
     /// Hash move first, then fastest-first (the opponent's mobility, corners counting triple),
@@ -215,33 +225,36 @@ impl Game for Variant {
     /// empties look each child up first: an exact bound that cuts settles the node, one that
     /// cannot raise alpha drops the move.
     fn generate(
-        search: &mut Pvs<'_, Self>,
+        &self,
         state: &State,
         moves: u64,
-        hash_move: u8,
-        _depth: u32,
-        exact: bool,
-        alpha: i32,
-        beta: i32,
+        context: &NodeContext<'_>,
         list: &mut [Child<State>],
     ) -> Generated {
-        let game = search.game;
-        let g = game.geometry;
-        let n = game.empties(state);
+        let NodeContext {
+            tt,
+            alpha,
+            beta,
+            exact,
+            hash_move,
+            empties: n,
+            ..
+        } = *context;
+        let g = self.geometry;
         let odd = if exact && n <= 16 {
-            g.odd_quadrants(game.rules.empties(&state.board()))
+            g.odd_quadrants(self.rules.empties(&state.board()))
         } else {
             0
         };
-        let sign = game.goal_sign();
+        let sign = self.goal_sign();
         let mut best = -INF;
         let mut len = 0;
         for sq in Bitboard(moves).iter() {
             let x = sq.index();
-            let child = game.rules.play_unchecked(state, x as usize);
+            let child = self.rules.play_unchecked(state, x as usize);
             if exact && n >= ETC_MIN {
                 let child_key = child.key();
-                if let Some(e) = search.tt.probe(&child_key, child_key.hash())
+                if let Some(e) = tt.probe(&child_key, child_key.hash())
                     && e.kind == ScoreKind::Exact
                 {
                     if -(e.upper as i32) >= beta {
@@ -253,7 +266,7 @@ impl Game for Variant {
                     }
                 }
             }
-            let replies = game.rules.moves(&child);
+            let replies = self.rules.moves(&child);
             let value = if x == hash_move {
                 1 << 20
             } else {
@@ -263,7 +276,7 @@ impl Game for Variant {
                     + 16 * (odd >> x & 1) as i32
                     + 4 * sign * i32::from(g.square_value[x as usize]);
                 if exact && n >= LOOKAHEAD_MIN {
-                    value -= 4 * game.lookahead(&child, replies);
+                    value -= 4 * self.lookahead(&child, replies);
                 }
                 value
             };
@@ -275,7 +288,6 @@ impl Game for Variant {
             };
             len += 1;
         }
-        list[..len].sort_unstable_by_key(|c| -c.value);
         Generated::Moves { len, best }
     }
 
@@ -290,12 +302,18 @@ impl Game for Variant {
     }
 }
 
-impl Pvs<'_, Variant> {
-    /// The exact score of `state` with `n` ≤ [`SHALLOW`] empties, from the kernels.
-    fn shallow_entry(&mut self, state: &State, alpha: i32, beta: i32, n: u32) -> i32 {
-        self.nodes += 1;
-        if self.control.should_stop(&mut self.poll) {
-            self.aborted = true;
+/// The exact search of the last [`SHALLOW`] empties: plain alpha-beta without table or
+/// ordering, counting into the calling search's counter.
+struct Shallow<'g, 'c, 'a> {
+    game: &'g Variant,
+    counter: &'c mut Counter<'a>,
+}
+
+impl Shallow<'_, '_, '_> {
+    /// The exact score of `state` with `n` ≤ [`SHALLOW`] empties.
+    fn entry(&mut self, state: &State, alpha: i32, beta: i32, n: u32) -> i32 {
+        self.counter.count();
+        if self.counter.poll_stop() {
             return 0;
         }
         let rules = self.game.rules;
@@ -305,32 +323,33 @@ impl Pvs<'_, Variant> {
             if rules.moves(&passed) == 0 {
                 return rules.final_score(&state.board());
             }
-            return -self.shallow_entry(&passed, -beta, -alpha, n);
+            return -self.entry(&passed, -beta, -alpha, n);
         }
         if state.left == [UNLIMITED; 2] && !rules.in_placement(&state.board()) {
             let b = state.board();
-            return self.shallow_plain(b.player, b.opponent, moves, alpha, beta, n);
+            return self.plain(b.player, b.opponent, moves, alpha, beta, n);
         }
-        self.shallow(state, moves, alpha, beta)
+        self.any(state, moves, alpha, beta)
     }
 
-    /// Exact alpha-beta without table or ordering, for the last few empties.
-    fn shallow(&mut self, state: &State, moves: u64, mut alpha: i32, beta: i32) -> i32 {
+    /// Exact alpha-beta under any rules (supplies, placement).
+    fn any(&mut self, state: &State, moves: u64, mut alpha: i32, beta: i32) -> i32 {
+        let rules = self.game.rules;
         let mut best = -INF;
         for sq in Bitboard(moves).iter() {
-            let child = self.game.rules.play_unchecked(state, sq.index() as usize);
-            self.nodes += 1;
-            let child_moves = self.game.rules.moves(&child);
+            let child = rules.play_unchecked(state, sq.index() as usize);
+            self.counter.count();
+            let child_moves = rules.moves(&child);
             let score = if child_moves == 0 {
                 let passed = child.pass();
-                let back = self.game.rules.moves(&passed);
+                let back = rules.moves(&passed);
                 if back == 0 {
-                    -self.game.rules.final_score(&child.board())
+                    -rules.final_score(&child.board())
                 } else {
-                    self.shallow(&passed, back, alpha, beta)
+                    self.any(&passed, back, alpha, beta)
                 }
             } else {
-                -self.shallow(&child, child_moves, -beta, -alpha)
+                -self.any(&child, child_moves, -beta, -alpha)
             };
             if score > best {
                 best = score;
@@ -345,18 +364,11 @@ impl Pvs<'_, Variant> {
         best
     }
 
-    /// [`VariantSearch::shallow`] without supplies or placement (the common case): plain
-    /// bitboards, moves in odd quadrants first.
-    fn shallow_plain(
-        &mut self,
-        p: u64,
-        o: u64,
-        moves: u64,
-        mut alpha: i32,
-        beta: i32,
-        n: u32,
-    ) -> i32 {
-        let mask = self.game.rules.mask();
+    /// [`Shallow::any`] without supplies or placement (the common case): plain bitboards,
+    /// moves in odd quadrants first.
+    fn plain(&mut self, p: u64, o: u64, moves: u64, mut alpha: i32, beta: i32, n: u32) -> i32 {
+        let rules = self.game.rules;
+        let mask = rules.mask();
         let empties = mask & !(p | o);
         let odd = self.game.geometry.odd_quadrants(empties);
         let mut best = -INF;
@@ -365,12 +377,12 @@ impl Pvs<'_, Variant> {
                 let x = sq.index() as usize;
                 let f = flips(p, o, x);
                 let (cp, co) = (o ^ f, p | f | 1 << x);
-                self.nodes += 1;
+                self.counter.count();
                 let score = if n == 2 {
                     // One empty left: whoever can take it does, else the game ends.
                     self.last_square(cp, co, empties & !(1 << x))
                 } else if n == 1 {
-                    -self.game.rules.final_score(&Board {
+                    -rules.final_score(&Board {
                         player: cp,
                         opponent: co,
                     })
@@ -379,15 +391,15 @@ impl Pvs<'_, Variant> {
                     if child_moves == 0 {
                         let back = movegen_moves(co, cp) & mask;
                         if back == 0 {
-                            -self.game.rules.final_score(&Board {
+                            -rules.final_score(&Board {
                                 player: cp,
                                 opponent: co,
                             })
                         } else {
-                            self.shallow_plain(co, cp, back, alpha, beta, n - 1)
+                            self.plain(co, cp, back, alpha, beta, n - 1)
                         }
                     } else {
-                        -self.shallow_plain(cp, co, child_moves, -beta, -alpha, n - 1)
+                        -self.plain(cp, co, child_moves, -beta, -alpha, n - 1)
                     }
                 };
                 if score > best {
@@ -409,7 +421,7 @@ impl Pvs<'_, Variant> {
     /// other side, else the game ends.
     fn last_square(&mut self, p: u64, o: u64, last: u64) -> i32 {
         let x = last.trailing_zeros() as usize;
-        self.nodes += 1;
+        self.counter.count();
         // `mine`/`theirs`: the parent's side and the side to move here, at the end.
         let f = flips(p, o, x);
         let (mine, theirs) = if f != 0 {
@@ -426,35 +438,6 @@ impl Pvs<'_, Variant> {
             player: mine,
             opponent: theirs,
         })
-    }
-}
-
-impl ExactSolver for Pvs<'_, Variant> {
-    type Game = Variant;
-
-    fn game(&self) -> Variant {
-        self.game
-    }
-
-    fn tt(&self) -> &TranspositionTable {
-        self.tt
-    }
-
-    fn exact_bounds(&self, state: &State) -> Option<(i32, i32)> {
-        let key = state.key();
-        self.tt
-            .probe(&key, key.hash())
-            .filter(|e| e.is_exact(self.game.empties(state)))
-            .map(|e| (e.lower as i32, e.upper as i32))
-    }
-
-    fn solve(&mut self, state: &State, alpha: i32, beta: i32) -> Result<i32, Stopped> {
-        let score = self.pvs(state, alpha, beta, EXACT);
-        if self.aborted {
-            Err(Stopped)
-        } else {
-            Ok(score)
-        }
     }
 }
 
@@ -482,7 +465,7 @@ impl<'a> VariantSearch<'a> {
 
     /// Splits deep nodes over the current rayon pool.
     pub fn parallel(mut self) -> Self {
-        self.search.parallel = rayon::current_num_threads() > 1;
+        self.search = self.search.parallel();
         self
     }
 
@@ -495,7 +478,7 @@ impl<'a> VariantSearch<'a> {
     /// deep ([`EXACT`] or any depth ≥ the empties: exact).
     pub fn search(&mut self, state: &State, depth: u32, alpha: i32, beta: i32) -> i32 {
         let score = self.search.pvs(state, alpha, beta, depth);
-        self.nodes = self.search.nodes;
+        self.nodes = self.search.nodes();
         score
     }
 }
