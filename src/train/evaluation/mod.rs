@@ -1,0 +1,404 @@
+//! Training the pattern evaluation (`iago train`).
+//!
+//! 1. Import: WTHOR archives and Logistello's collection; every position of every game, deduplicated
+//!    by canonical form (labels of duplicates are averaged). WTHOR games of the validation years
+//!    are kept apart, minus any position the training set also holds.
+//! 2. Labels, stage by stage from the end of the game (Logistello's bootstrapping):
+//!    - up to `solve_max_empties` empties, every position: Iago's exact solver (game values
+//!      cover only the positions of well-played games, while a search scores the positions that
+//!      bad moves lead to as well: solved labels for all of 13-16 empties lowered the depth-8
+//!      error at 24 empties);
+//!    - from there up to 24 empties, values known along the game path: WTHOR's perfect-play
+//!      score at its theoretical depth, Logistello's final score (taken for its first position
+//!      with 24 empties), a finished game's end, and solved positions: each game's first one in
+//!      the solver's range and, where those values disagree, one at each `check_empties` depth.
+//!      A position between two plies of equal value gets that value (see [`game_labels`]); the
+//!      other positions (up to `max_searched` a stage) get the score of a full-width search of
+//!      `searched_depth` plies whose leaves fall in the stages already fitted (more samples
+//!      for stages short of exact ones: they lowered the static error at 24 empties);
+//!    - earlier: a full-width search of `bootstrap_depth` plies whose leaves fall in the stages
+//!      already fitted;
+//!    - off the games' paths (`off_path`, `off_path_search`): children of game positions by a
+//!      random move, solved in the solver's range and searched beyond it (a search evaluates
+//!      mostly positions that no game reached); exact scores are kept between runs in a
+//!      [`SolvedCache`]. Each search starts from an empty table of its own, so that labels,
+//!      and the weights, are the same in every run.
+//!    - self-play data (`iago train --data`, chunks of `iago datagen`; see [`Positions::add_data`]):
+//!      its positions join the training set (never the validation set); an exact label makes a
+//!      solver-labelled sample at any depth, a search label stands in for the search that
+//!      would score a position without a game value (and for the bootstrapping search), and an
+//!      outcome alone counts as a game value up to 24 empties.
+//! 3. Fit: least squares with L2 regularisation by Adagrad, each stage warm-started from the one
+//!    after it in the game; configurations that mirror each other share a weight.
+//! 4. Report: training and validation error per stage, and the error against WTHOR's exact
+//!    scores at 24 empties on the validation years.
+//!
+//! The measurements behind these choices are in docs/lab/2026-11-22-trained-evaluation.md,
+//! "Training, with its figures".
+
+mod fit;
+mod labels;
+mod positions;
+mod solved_cache;
+mod solving;
+
+pub use labels::LabelKind;
+pub use solved_cache::SolvedCache;
+pub use solving::label_shard;
+
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use crate::board::{Board, Color, Game};
+use crate::eval::pattern::{STAGE_SIZE, STAGES, TABLES, stage_empties};
+use crate::eval::{Evaluator, HandEval, PatternEval};
+use crate::search::Searcher;
+use crate::search::tt::TranspositionTable;
+use crate::train::chunk::Record;
+use crate::train::logbook::LogbookGame;
+use crate::train::wthor::WthorGame;
+
+use fit::{Sample, export, fit, fit_size, mae, sample};
+use labels::{game_labels, label};
+use positions::{Positions, sample_positions, training_entries, validation_entries};
+
+/// What to train on and how much.
+#[derive(Clone, Debug)]
+pub struct TrainOptions {
+    /// Years whose WTHOR games are kept for validation.
+    pub validation_years: Vec<u16>,
+    /// Positions per stage labelled by search, the stages beyond 24 empties (a random sample
+    /// when more exist).
+    pub max_per_stage: usize,
+    /// Positions per stage labelled by their game's value (stages up to 24 empties).
+    pub max_labelled: usize,
+    /// Positions per stage labelled by the exact solver (a random sample when more exist).
+    pub max_solved: usize,
+    /// Positions up to this many empties are solved exactly.
+    pub solve_max_empties: u32,
+    /// Depths (empties, above `solve_max_empties` and below 24) at which a game's position is
+    /// solved where its known values disagree, so that more of its positions get a label.
+    pub check_empties: Vec<u32>,
+    /// Share of the training positions with up to `solve_max_empties + 1` empties that also
+    /// bring the child of a random move (solved): a search meets positions off the games' paths.
+    pub off_path: f64,
+    /// Share of the training positions beyond `solve_max_empties + 1` empties that also bring
+    /// the child of a random move, labelled by a search.
+    pub off_path_search: f64,
+    /// Plies of the bootstrapping search.
+    pub bootstrap_depth: u32,
+    /// Training positions per stage, between the solver's range and 24 empties, that have no
+    /// trusted game value and are labelled by a search of `searched_depth` plies instead.
+    pub max_searched: usize,
+    /// Plies of the search that labels those positions (its leaves fall in the stages already
+    /// fitted).
+    pub searched_depth: u32,
+    /// Passes over each stage's samples.
+    pub epochs: usize,
+    /// Adagrad's learning rate (discs per unit gradient at the first step).
+    pub learning_rate: f32,
+    /// L2 decay of each mobility context's difference from the shared table, per pass over a
+    /// stage's samples (see `fit`).
+    pub context_decay: f32,
+    /// Validation positions per stage.
+    pub validation_per_stage: usize,
+    /// Positions at 24 empties searched to depth 8 for the report.
+    pub depth8_positions: usize,
+    /// Seed of every sample.
+    pub seed: u64,
+}
+
+impl Default for TrainOptions {
+    fn default() -> Self {
+        TrainOptions {
+            validation_years: vec![2023, 2024],
+            max_per_stage: 300_000,
+            max_labelled: 1_500_000,
+            max_solved: 1_000_000,
+            solve_max_empties: 16,
+            check_empties: vec![18],
+            off_path: 0.2,
+            off_path_search: 0.3,
+            bootstrap_depth: 4,
+            max_searched: 1_000_000,
+            searched_depth: 6,
+            epochs: 12,
+            learning_rate: 0.16,
+            context_decay: 1000.0,
+            validation_per_stage: 5_000,
+            depth8_positions: 2_000,
+            seed: 1,
+        }
+    }
+}
+
+/// A game from an archive with the values its positions are labelled with.
+#[derive(Clone, Debug)]
+pub struct LabelledGame {
+    /// The game, passes included.
+    pub game: Game,
+    /// Black's value of the game: exact at `exact_at` (WTHOR), or the final score (Logistello),
+    /// which labels positions up to 24 empties where the solver confirms it.
+    pub black_value: i32,
+    /// Empties at which `black_value` is exact (WTHOR's theoretical depth), if any.
+    pub exact_at: Option<u32>,
+    /// Whether the game belongs to the validation set.
+    pub validation: bool,
+}
+
+/// WTHOR games with their perfect-play value; the validation years are flagged.
+pub fn wthor_games(games: &[WthorGame], validation_years: &[u16]) -> Vec<LabelledGame> {
+    games
+        .iter()
+        .filter_map(|g| {
+            Some(LabelledGame {
+                game: g.replay()?,
+                black_value: 2 * g.black_theoretical as i32 - 64,
+                exact_at: Some(g.theoretical_depth as u32),
+                validation: validation_years.contains(&g.year),
+            })
+        })
+        .collect()
+}
+
+/// Logistello's games with their final score (always training games).
+pub fn logbook_games(games: &[LogbookGame]) -> Vec<LabelledGame> {
+    games
+        .iter()
+        .filter_map(|g| {
+            Some(LabelledGame {
+                game: g.replay()?,
+                black_value: g.black_score,
+                exact_at: None,
+                validation: false,
+            })
+        })
+        .collect()
+}
+
+/// One stage's line of the report.
+#[derive(Clone, Debug)]
+pub struct StageReport {
+    /// The stage.
+    pub stage: usize,
+    /// Its empties.
+    pub empties: (u32, u32),
+    /// How its training samples were labelled: each kind present, with its count.
+    pub kinds: Vec<(LabelKind, usize)>,
+    /// Training samples.
+    pub train: usize,
+    /// Mean absolute training error, discs.
+    pub train_mae: f64,
+    /// Validation samples.
+    pub validation: usize,
+    /// Mean absolute validation error, discs.
+    pub validation_mae: f64,
+    /// Seconds spent on the stage.
+    pub seconds: f64,
+}
+
+/// The headline figures: errors against exact scores at 24 empties on unseen games.
+#[derive(Clone, Debug, Default)]
+pub struct ExactReport {
+    /// Positions (WTHOR validation years, 24 empties, not in the training set).
+    pub positions: usize,
+    /// Mean absolute error of the trained evaluation.
+    pub static_mae: f64,
+    /// Same for the hand-written evaluation.
+    pub hand_mae: f64,
+    /// Positions searched to depth 8.
+    pub depth8_positions: usize,
+    /// Mean absolute error of a depth-8 search (ProbCut 95%) with the trained evaluation.
+    pub depth8_mae: f64,
+}
+
+/// Trains the evaluation on `games` and the self-play records `data` (none: the archives
+/// alone, as before there was data); exact scores come from and go to `cache`; `progress`
+/// receives one line per step, and `solved` the cache after each stage that solved positions.
+pub fn train(
+    games: &[LabelledGame],
+    data: &[Record],
+    options: &TrainOptions,
+    cache: &mut SolvedCache,
+    progress: &mut dyn FnMut(&str),
+    solved: &mut dyn FnMut(&SolvedCache),
+) -> (PatternEval, Vec<StageReport>, ExactReport) {
+    let start = Instant::now();
+    let labels = game_labels(games, options, cache, progress, solved);
+    let (training, validation, added) = sample_positions(games, &labels, data, options);
+    progress(&format!(
+        "{} games: {} training positions, {} validation positions (before removing overlaps)",
+        games.len(),
+        training.map.len(),
+        validation.map.len()
+    ));
+    if let Some(added) = added {
+        progress(&format!(
+            "self-play data: {} records, {} distinct positions ({} also in the archives' training games, {} left out as validation positions): {} training positions",
+            added.records,
+            added.positions,
+            added.shared,
+            added.validation,
+            training.map.len()
+        ));
+    }
+    let mut weights = vec![0i16; TABLES * STAGE_SIZE];
+    let mut w = vec![0f32; STAGE_SIZE];
+    let mut reports = Vec::new();
+    for st in 0..STAGES {
+        let stage_start = Instant::now();
+        let eval = PatternEval::from_weights(weights.clone());
+        let entries = training_entries(&training, st, options);
+        let known = cache.len();
+        let labelled = label(&entries, options, &eval, cache);
+        let samples: Vec<Sample> = labelled.par_iter().map(|(b, l, _)| sample(b, *l)).collect();
+        if w.len() != fit_size(st) {
+            // Warm start from the shared table of the stage before only.
+            w.truncate(STAGE_SIZE);
+            w.resize(fit_size(st), 0.0);
+        }
+        fit(&mut w, &samples, options, options.seed ^ (st as u64) << 8);
+        export(&mut weights, st, &w);
+        let eval = PatternEval::from_weights(weights.clone());
+        let held_out = validation_entries(&validation, &training, st, options);
+        let held_out = label(&held_out, options, &eval, cache);
+        if cache.len() > known {
+            solved(cache);
+        }
+        let kinds: Vec<(LabelKind, usize)> = [
+            LabelKind::Solved,
+            LabelKind::Game,
+            LabelKind::Bootstrap,
+            LabelKind::SelfPlay,
+        ]
+        .into_iter()
+        .map(|k| (k, labelled.iter().filter(|(_, _, kind)| *kind == k).count()))
+        .filter(|&(_, n)| n > 0)
+        .collect();
+        let report = StageReport {
+            stage: st,
+            empties: stage_empties(st),
+            kinds,
+            train: labelled.len(),
+            train_mae: mae(&eval, &labelled),
+            validation: held_out.len(),
+            validation_mae: mae(&eval, &held_out),
+            seconds: stage_start.elapsed().as_secs_f64(),
+        };
+        progress(&format!(
+            "stage {:>2} (empties {:>2}-{:>2}): {} samples ({}), train MAE {:.2}, validation {} MAE {:.2}, {:.0} s",
+            st,
+            report.empties.0,
+            report.empties.1,
+            report.train,
+            report
+                .kinds
+                .iter()
+                .map(|(k, n)| format!("{n} {}", k.name()))
+                .collect::<Vec<_>>()
+                .join(", "),
+            report.train_mae,
+            report.validation,
+            report.validation_mae,
+            report.seconds
+        ));
+        reports.push(report);
+    }
+    let eval = PatternEval::from_weights(weights);
+    let exact = exact_report(games, &training, &eval, options);
+    progress(&format!("done in {:.0} s", start.elapsed().as_secs_f64()));
+    (eval, reports, exact)
+}
+
+/// Errors against WTHOR's exact scores at their theoretical depth on the validation games.
+fn exact_report(
+    games: &[LabelledGame],
+    training: &Positions,
+    eval: &PatternEval,
+    options: &TrainOptions,
+) -> ExactReport {
+    let mut seen = std::collections::HashSet::new();
+    let mut positions: Vec<(Board, i32)> = Vec::new();
+    for g in games.iter().filter(|g| g.validation) {
+        let Some(at) = g.exact_at else { continue };
+        let mut position = g.game.start();
+        for &mv in g.game.moves() {
+            if position.board.empty_count() == at {
+                break;
+            }
+            position = position.try_play(mv).expect("legal");
+        }
+        let board = position.board;
+        if board.empty_count() != at || board.is_game_over() {
+            continue;
+        }
+        let key = board.canonical().0;
+        if training.map.contains_key(&key) || !seen.insert(key) {
+            continue;
+        }
+        let value = if position.to_move == Color::Black {
+            g.black_value
+        } else {
+            -g.black_value
+        };
+        positions.push((board, value));
+    }
+    if positions.is_empty() {
+        return ExactReport::default();
+    }
+    let n = positions.len() as f64;
+    let static_mae = positions
+        .iter()
+        .map(|(b, v)| (eval.evaluate(b) - v).abs() as f64)
+        .sum::<f64>()
+        / n;
+    let hand_mae = positions
+        .iter()
+        .map(|(b, v)| (HandEval.evaluate(b) - v).abs() as f64)
+        .sum::<f64>()
+        / n;
+    let searched: Vec<&(Board, i32)> = positions.iter().take(options.depth8_positions).collect();
+    let depth8_sum: f64 = searched
+        .par_iter()
+        .map_init(
+            || TranspositionTable::new(16),
+            |tt, (b, v)| {
+                tt.clear();
+                let search =
+                    Searcher::new(tt, eval).with_level(crate::search::ProbCutLevel::new(87));
+                (search.score(b, 8) - v).abs() as f64
+            },
+        )
+        .sum();
+    ExactReport {
+        positions: positions.len(),
+        static_mae,
+        hand_mae,
+        depth8_positions: searched.len(),
+        depth8_mae: depth8_sum / searched.len().max(1) as f64,
+    }
+}
+
+/// Positions and games that the tests of the submodules share.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Move;
+
+    pub(super) fn position(moves: &str) -> Board {
+        let mut board = Board::start();
+        for k in (0..moves.len()).step_by(2) {
+            board = board.play(Move::parse(&moves[k..k + 2]).unwrap());
+        }
+        board
+    }
+
+    pub(super) fn wthor_game() -> LabelledGame {
+        let bytes = include_bytes!("../../../tests/data/wthor/WTH_2022.wtb");
+        wthor_games(&crate::train::wthor::parse(bytes).unwrap(), &[])
+            .into_iter()
+            .find(|g| g.game.is_over() && g.exact_at == Some(24))
+            .expect("a finished WTHOR game")
+    }
+}
