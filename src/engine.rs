@@ -668,7 +668,7 @@ pub struct Hints {
 
 /// The engine as the book builders' search: the best of some moves, no book, stopped with its
 /// generation.
-impl crate::book::build::Searcher for Engine {
+impl crate::book::build::BookSearch for Engine {
     fn best_of(&mut self, board: &Board, allowed: u64, depth: u32) -> Option<(Move, i32, bool)> {
         let request = SearchRequest::analyze(Limits::depth(depth))
             .board(*board)

@@ -1,5 +1,5 @@
 //! Building a book: seeding it with lines, evaluating leaves with a search, deepening the best
-//! lines and learning played games. The search is any [`Searcher`] (the engine is one): the
+//! lines and learning played games. The search is any [`BookSearch`] (the engine is one): the
 //! book knows nothing of the engine that fills it.
 
 use std::collections::HashSet;
@@ -15,7 +15,7 @@ use crate::batch::{Merged, ResultLog, ResultsError, Shard};
 use crate::board::{Board, Color, Move, Position};
 
 /// What the book builders need from a search.
-pub trait Searcher {
+pub trait BookSearch {
     /// The best of the moves of `board` in `allowed` (a square mask of legal moves, not empty)
     /// searched `depth` plies (positions with few empties solved exactly): the move, its value
     /// in discs for the side to move, and whether the value is exact; `None` when the search
@@ -99,7 +99,7 @@ fn unlinked_moves(book: &Book, board: &Board) -> u64 {
 /// Searches the best unlinked move of each of `boards` and stores it as the position's leaf,
 /// each worker thread with a search of its own from `searcher`; `progress` is called once per
 /// position. Values are negamaxed afterwards by the caller.
-pub fn evaluate<S: Searcher>(
+pub fn evaluate<S: BookSearch>(
     book: &mut Book,
     boards: &[Board],
     options: &EvalOptions,
@@ -119,7 +119,7 @@ pub fn evaluate<S: Searcher>(
 /// `options.threads` threads, each with a search of its own from `searcher` taking the next
 /// position from a shared counter; in no particular order, and without the positions whose
 /// search was stopped.
-fn search_leaves<S: Searcher>(
+fn search_leaves<S: BookSearch>(
     work: &[(Board, u64)],
     options: &EvalOptions,
     searcher: &(dyn Fn() -> S + Sync),
@@ -156,7 +156,7 @@ pub type Leaf = (Board, Option<(Move, i8)>, u8);
 
 /// The best move of `board` among `allowed` and its value and level, searched by `search`;
 /// `None` when the search was stopped.
-pub fn leaf(search: &mut impl Searcher, board: &Board, allowed: u64, depth: u32) -> Option<Leaf> {
+pub fn leaf(search: &mut impl BookSearch, board: &Board, allowed: u64, depth: u32) -> Option<Leaf> {
     if board.is_game_over() {
         return Some((*board, None, EXACT_LEVEL));
     }
@@ -190,7 +190,7 @@ pub struct DeepenOptions {
 /// a book position, evaluated, and the values are negamaxed; repeated, round after round
 /// ([`begin_round`], then the searches, then [`finish_round`]), until nothing is left to add,
 /// `max_new` positions were added or `rounds` rounds were run. Returns the number added.
-pub fn deepen<S: Searcher>(
+pub fn deepen<S: BookSearch>(
     book: &mut Book,
     options: &DeepenOptions,
     eval: &EvalOptions,
@@ -321,7 +321,7 @@ pub enum RoundError {
 /// resumes where it stopped). `progress` is called once per position searched. Returns how many
 /// were searched; the searched leaves are not stored in any book ([`round_leaves`] reads them
 /// back from the merged results).
-pub fn evaluate_shard<S: Searcher>(
+pub fn evaluate_shard<S: BookSearch>(
     round: &Round,
     shard: Shard,
     log: &mut ResultLog,
@@ -495,7 +495,7 @@ pub fn learn(
     start: Board,
     moves: &[Move],
     plies: usize,
-    search: &mut impl Searcher,
+    search: &mut impl BookSearch,
     depth: u32,
 ) -> Option<usize> {
     let new = add_line(book, start, moves, plies, true);

@@ -504,7 +504,7 @@ mod tests {
     /// valued by that count, never exact.
     struct MobilitySearch;
 
-    impl build::Searcher for MobilitySearch {
+    impl build::BookSearch for MobilitySearch {
         fn best_of(&mut self, board: &Board, allowed: u64, _: u32) -> Option<(Move, i32, bool)> {
             crate::board::Bitboard(allowed)
                 .iter()

@@ -487,7 +487,7 @@ fn probe(file: &str, position: &str) -> Result<(), CliError> {
 /// round split into shards, or run on another number of threads, gives the same book.
 struct DeepenSearch(crate::engine::Engine);
 
-impl build::Searcher for DeepenSearch {
+impl build::BookSearch for DeepenSearch {
     fn best_of(&mut self, board: &Board, allowed: u64, depth: u32) -> Option<(Move, i32, bool)> {
         self.0.clear_hash();
         self.0.best_of(board, allowed, depth)

@@ -12,13 +12,13 @@ pub(crate) mod midgame;
 pub(crate) mod params;
 pub(crate) mod probcut;
 pub(crate) mod pvs;
-mod searcher;
+mod scorer;
 pub mod time;
 pub mod tt;
 pub(crate) mod variant;
 
 pub use probcut::{ParseLevelError, ProbCutLevel};
-pub use searcher::Searcher;
+pub use scorer::Scorer;
 
 /// The highest possible score: every disc of a 64-square board, in discs for the side to move.
 pub const SCORE_MAX: i32 = 64;

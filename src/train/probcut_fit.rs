@@ -6,7 +6,7 @@ use rayon::prelude::*;
 
 use crate::board::Board;
 use crate::eval::SearchEval;
-use crate::search::Searcher;
+use crate::search::Scorer;
 use crate::search::probcut::{MAX_FITTED_DEPTH, MIN_DEPTH, STAGES, shallow_depth, stage};
 use crate::search::tt::TranspositionTable;
 use crate::train::wthor::WthorGame;
@@ -84,7 +84,7 @@ fn collect_with<E: SearchEval + ?Sized>(
             || TranspositionTable::new(32),
             |tt, board| {
                 tt.clear();
-                let mut search = Searcher::new(tt, eval);
+                let mut search = Scorer::new(tt, eval);
                 let mut values = Vec::new();
                 for depth in 1..=max_depth.min(board.empty_count() - 1) {
                     values.push(search.root_score(board, depth));

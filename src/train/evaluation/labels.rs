@@ -9,7 +9,7 @@ use super::solving::{solve, solve_all};
 use super::{LabelledGame, TrainOptions};
 use crate::board::{Board, Color, Position};
 use crate::eval::PatternEval;
-use crate::search::Searcher;
+use crate::search::Scorer;
 use crate::search::tt::TranspositionTable;
 
 /// Positions up to this many empties are labelled by game values or the solver, the others by
@@ -271,7 +271,7 @@ pub(super) fn label(
                     // behind (results of other depths) would make the score depend on which
                     // positions a thread happened to search before, and a rerun differ.
                     small.clear();
-                    let search = Searcher::new(small, eval);
+                    let search = Scorer::new(small, eval);
                     let depth = if empties <= GAME_VALUE_MAX_EMPTIES {
                         options.searched_depth
                     } else {
@@ -450,7 +450,7 @@ mod tests {
         let tt = TranspositionTable::new(4);
         let exact = |ply: usize| {
             let p = path[ply];
-            let score = Searcher::new(&tt, &HandEval).solve(&p.board);
+            let score = Scorer::new(&tt, &HandEval).solve(&p.board);
             if p.to_move == Color::Black {
                 score
             } else {

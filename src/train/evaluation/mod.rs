@@ -53,7 +53,7 @@ use rayon::prelude::*;
 use crate::board::{Board, Color, Game};
 use crate::eval::pattern::{STAGE_SIZE, STAGES, TABLES, stage_empties};
 use crate::eval::{Evaluator, HandEval, PatternEval};
-use crate::search::Searcher;
+use crate::search::Scorer;
 use crate::search::tt::TranspositionTable;
 use crate::train::chunk::Record;
 use crate::train::logbook::LogbookGame;
@@ -365,8 +365,7 @@ fn exact_report(
             || TranspositionTable::new(16),
             |tt, (b, v)| {
                 tt.clear();
-                let search =
-                    Searcher::new(tt, eval).with_level(crate::search::ProbCutLevel::new(87));
+                let search = Scorer::new(tt, eval).with_level(crate::search::ProbCutLevel::new(87));
                 (search.score(b, 8) - v).abs() as f64
             },
         )

@@ -14,7 +14,7 @@ use crate::batch::Shard;
 use crate::board::Board;
 use crate::eval::default_evaluator;
 use crate::eval::pattern::STAGES;
-use crate::search::Searcher;
+use crate::search::Scorer;
 use crate::search::tt::TranspositionTable;
 use crate::train::chunk::Record;
 
@@ -37,7 +37,7 @@ pub(super) fn solve(
     tt.new_search();
     let ordering = default_evaluator();
     let score = crate::with_search_eval!(&ordering, eval => {
-        Searcher::new(tt, eval).solve(board)
+        Scorer::new(tt, eval).solve(board)
     });
     (score, true)
 }
@@ -268,7 +268,7 @@ mod tests {
         // Spot checks against the plain solver.
         let tt = TranspositionTable::new(1);
         for (board, &score) in boards.iter().zip(&scores).step_by(97) {
-            let exact = Searcher::new(&tt, &HandEval).solve(board);
+            let exact = Scorer::new(&tt, &HandEval).solve(board);
             assert_eq!(score, exact);
         }
         let mut again = Vec::new();

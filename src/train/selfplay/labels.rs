@@ -111,14 +111,14 @@ mod tests {
     use super::*;
     use crate::board::{Board, Game, Position, Rules};
     use crate::eval::HandEval;
-    use crate::search::Searcher;
+    use crate::search::Scorer;
     use crate::search::tt::TranspositionTable;
     use crate::train::selfplay::play::game_engine;
     use crate::train::selfplay::tests::small;
 
     fn solve(board: &Board) -> i32 {
         let tt = TranspositionTable::new(1);
-        Searcher::new(&tt, &HandEval).solve(board)
+        Scorer::new(&tt, &HandEval).solve(board)
     }
 
     /// A complete game with two passes.

@@ -14,23 +14,23 @@ use crate::search::probcut::ProbCutLevel;
 use crate::search::pvs::{Pvs, RootMove};
 use crate::search::tt::TranspositionTable;
 
-/// Never set: the searches of a [`Searcher`] run to the end.
+/// Never set: the searches of a [`Scorer`] run to the end.
 static NEVER: AtomicBool = AtomicBool::new(false);
 
 /// One-thread searches of 8×8 boards over a hash table and the evaluation `E` (also the move
 /// ordering of the exact solver). Scores are disc differences for the side to move.
-pub struct Searcher<'a, E: SearchEval + ?Sized> {
+pub struct Scorer<'a, E: SearchEval + ?Sized> {
     tt: &'a TranspositionTable,
     game: Othello<'a, E>,
     level: ProbCutLevel,
-    /// The root of the last [`Searcher::root_score`] and its moves, best first.
+    /// The root of the last [`Scorer::root_score`] and its moves, best first.
     root: Option<(Board, Vec<RootMove<u64>>)>,
 }
 
-impl<'a, E: SearchEval + ?Sized> Searcher<'a, E> {
+impl<'a, E: SearchEval + ?Sized> Scorer<'a, E> {
     /// Searches over `tt` with `eval`, without ProbCut.
     pub fn new(tt: &'a TranspositionTable, eval: &'a E) -> Self {
-        Searcher {
+        Scorer {
             tt,
             game: Othello::new(eval),
             level: ProbCutLevel::NONE,
