@@ -1,36 +1,40 @@
-//! The exact solver on FFO #1-#19 (14-16 empties), one thread, fresh 16 MiB hash table per
-//! position. Run: `cargo bench --bench endgame`. Node counts are printed once: they are
-//! deterministic on one thread and make a regression signature.
+//! The exact solver on FFO #1-#19 (14-16 empties), one thread, a 16 MiB hash table cleared
+//! before each position, through `Engine::solve` (the best line included). Run: `cargo bench
+//! --bench endgame`. Node counts are printed once: they are deterministic on one thread and make
+//! a regression signature.
 
 use std::hint::black_box;
-use std::sync::atomic::AtomicBool;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use iago::board::{Board, parse_obf_line};
-use iago::search::endgame::EndgameSearch;
-use iago::search::tt::TranspositionTable;
+use iago::board::{Rules, State, parse_obf_line};
+use iago::engine::{Engine, EngineOptions};
+use iago::search::SolveMode;
 
 fn bench(c: &mut Criterion) {
-    let boards: Vec<Board> = include_str!("../tests/data/fforum-1-19.obf")
+    let states: Vec<State> = include_str!("../tests/data/fforum-1-19.obf")
         .lines()
         .filter_map(|l| parse_obf_line(l).unwrap())
-        .map(|e| e.position.board)
+        .map(|e| Rules::OTHELLO.state(e.position).unwrap())
         .collect();
-    let tt = TranspositionTable::new(16);
-    let stop = AtomicBool::new(false);
-    let solve_all = || {
+    let mut engine = Engine::new(EngineOptions {
+        threads: 1,
+        hash_mb: 16,
+        ..EngineOptions::default()
+    })
+    .unwrap();
+    let mut solve_all = || {
         let mut nodes = 0;
-        for board in &boards {
-            tt.clear();
-            let mut search = EndgameSearch::new(&tt, &stop);
-            black_box(search.search(black_box(board), -64, 64).unwrap());
-            nodes += search.nodes;
+        for state in &states {
+            let report = engine
+                .solve(Rules::OTHELLO, black_box(state), SolveMode::Exact)
+                .unwrap();
+            nodes += black_box(report).solution.nodes;
         }
         nodes
     };
     println!("FFO #1-#19: {} nodes", solve_all());
     let mut g = c.benchmark_group("endgame");
-    g.bench_function("ffo 1-19 exact, 1 thread", |b| b.iter(solve_all));
+    g.bench_function("ffo 1-19 exact, 1 thread", |b| b.iter(&mut solve_all));
     g.finish();
 }
 

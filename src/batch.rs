@@ -16,16 +16,8 @@ use thiserror::Error;
 /// One shard of N: the work items whose 0-based ordinal `k` has `k % count == index`.
 ///
 /// Written `I/N` with `0 <= I < N` (Slurm's `$SLURM_ARRAY_TASK_ID` and Kubernetes'
-/// `$JOB_COMPLETION_INDEX` count from 0). `0/1`, the default, is the whole work.
-///
-/// ```
-/// use iago::batch::Shard;
-///
-/// let shard: Shard = "1/3".parse().unwrap();
-/// let mine: Vec<usize> = (0..8).filter(|&k| shard.owns(k)).collect();
-/// assert_eq!(mine, [1, 4, 7]);
-/// assert!("3/3".parse::<Shard>().is_err());
-/// ```
+/// `$JOB_COMPLETION_INDEX` count from 0). `0/1`, the default, is the whole work: shard `1/3`
+/// owns the items 1, 4, 7, ….
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Shard {
     index: u32,
@@ -64,21 +56,6 @@ impl Shard {
             return Err(ParseShardError::OutOfRange { index, count });
         }
         Ok(Shard { index, count })
-    }
-
-    /// This shard's index, from 0.
-    pub fn index(self) -> u32 {
-        self.index
-    }
-
-    /// How many shards the work is split into.
-    pub fn count(self) -> u32 {
-        self.count
-    }
-
-    /// Whether this is the whole work.
-    pub fn is_all(self) -> bool {
-        self.count == 1
     }
 
     /// Whether work item `ordinal` (from 0, in the work's own order) belongs to this shard.
@@ -664,6 +641,9 @@ mod tests {
                 );
             }
         }
+        let shard: Shard = "1/3".parse().unwrap();
+        let mine: Vec<usize> = (0..8).filter(|&k| shard.owns(k)).collect();
+        assert_eq!(mine, [1, 4, 7]);
     }
 
     #[test]
@@ -689,6 +669,6 @@ mod tests {
         ] {
             assert_eq!(bad.parse::<Shard>(), Err(ParseShardError::Syntax), "{bad}");
         }
-        assert!(Shard::ALL.is_all() && Shard::default() == Shard::ALL);
+        assert_eq!(Shard::default(), Shard::ALL);
     }
 }

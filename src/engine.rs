@@ -17,7 +17,8 @@ use crate::search::midgame::Othello;
 use crate::search::tt::TranspositionTable;
 use crate::search::variant::Variant;
 use crate::search::{Bound, Limits, SearchResult, Source};
-use crate::solve::SolveReport;
+
+pub use crate::solve::SolveReport;
 
 /// The engine's settings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -615,7 +616,7 @@ impl Engine {
                 observer,
             };
             if rules.is_standard() {
-                crate::with_search_eval!(evaluator, eval => {
+                crate::eval::with_search_eval!(evaluator, eval => {
                     let game = Othello::new(eval);
                     crate::search::driver::think(tt, game, stop, &game.node(&state.board()), think)
                 })
@@ -822,7 +823,7 @@ pub enum LearnError {
         /// The book's file.
         path: std::path::PathBuf,
         /// The cause.
-        source: crate::book::file::BookError,
+        source: crate::book::BookError,
     },
 }
 
@@ -838,6 +839,6 @@ impl std::fmt::Debug for Engine {
 }
 
 /// A per-move time limit, for callers that think in seconds.
-pub fn seconds(secs: f64) -> Limits {
+pub(crate) fn seconds(secs: f64) -> Limits {
     Limits::move_time(crate::search::time::duration_from_seconds(secs))
 }

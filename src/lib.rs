@@ -1,52 +1,70 @@
 //! # Iago — an Othello engine
 //!
-//! Bitboard board representation relative to the side to move, legal-move generation and flips
-//! by branch-free shifts, notation (squares, transcripts, 64-character boards, OBF), and perft.
+//! Rules and notation ([`board`]: bitboards relative to the side to move, moves, positions,
+//! transcripts, OBF problems, the rule variants), [`perft`], the engine ([`engine::Engine`]: a
+//! game, the search with its trained evaluation and opening book, the exact solver) and GGF
+//! game records ([`ggf`]). Scores are disc differences for the side to move.
 //!
 //! ```
-//! use iago::board::{Board, Move, Position};
-//! use iago::perft::{perft, PassRule};
+//! use iago::board::{Game, Move, Rules};
+//! use iago::engine::{Engine, EngineOptions, SearchRequest};
+//! use iago::search::{Bound, Limits, SolveMode};
 //!
-//! let start = Position::start();
-//! assert_eq!(start.board.legal_moves().count(), 4);
-//! let after = start.try_play(Move::parse("f5").unwrap()).unwrap();
-//! assert_eq!(after.board.player_count(), 1); // White has one disc left
-//! assert_eq!(perft(&Board::start(), 9, PassRule::Ply), 3_005_288);
+//! // A game from the start, with the moves of a transcript.
+//! let mut engine = Engine::new(EngineOptions { threads: 1, hash_mb: 16, ..Default::default() })?;
+//! engine.set_game(Game::from_transcript(Rules::OTHELLO, Rules::OTHELLO.start_position(), "f5d6c3")?);
+//! engine.play(Move::parse("d3")?)?;
+//! assert_eq!(engine.game().position().board.legal_moves().count(), 6);
+//!
+//! // A search of the game's position, four plies deep, without the book.
+//! let result = engine.search(&SearchRequest::analyze(Limits::depth(4)), &mut |_| {});
+//! assert!(engine.game().position().board.legal_moves().contains(result.best_move.square().unwrap()));
+//!
+//! // An exact solve of an endgame: FFO #1, Black to move wins by 18 discs.
+//! let ffo1 = iago::board::parse_position(
+//!     "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X",
+//! )?;
+//! let state = Rules::OTHELLO.state(ffo1)?;
+//! let solved = engine.solve(Rules::OTHELLO, &state, SolveMode::Exact)?;
+//! assert_eq!(solved.solution.score, 18);
+//! assert_eq!(solved.solution.pv[0], Move::parse("g8")?);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
 //! Modules:
-//! - [`batch`]: batch work split into shards (`--shard I/N`) that merge into one run's result.
-//! - [`board`]: bitboards, squares, moves, positions, rules, symmetries, notation.
+//! - [`board`]: bitboards, squares, moves, positions, rules, symmetries, notation, move
+//!   generation.
 //! - [`perft`]: leaf counting under both pass conventions, sequential and parallel.
-//! - [`engine`]: the engine facade (game, search, evaluation, book) that protocols drive.
-//! - [`search`]: the midgame search, the exact solver, the hash table, time limits.
-//! - [`eval`]: the trained pattern evaluation and the hand-written one.
-//! - [`book`]: the opening book.
-//! - `train` (internal, behind `iago train`, `iago datagen` and `iago probcut-fit`): game
-//!   archives, self-play training data, and the training of the evaluation and of ProbCut.
-//! - [`protocol`]: NBoard, GTP and GGF.
-//! - [`matchrun`]: engine-vs-engine matches (`iago match`): openings, Elo, SPRT, GGF.
+//! - [`engine`]: the engine (game, search, solve, evaluation, book) that programs drive.
+//! - [`search`]: what a search gives (results, bounds, limits, ProbCut levels, solutions).
+//! - [`eval`]: the trained pattern evaluation, the hand-written one, and the incremental state
+//!   a search carries.
+//! - [`book`]: opening books (load, save, probe).
+//! - [`ggf`]: GGF game records, read and written.
 //!
-//! The command line of the `iago` binary is not part of the API: [`run_command_line`] runs it.
+//! Protocol sessions, the match runner, batch work, training and the command line belong to the
+//! `iago` binary and are not part of the API; [`run_command_line`] runs that binary.
 
 #![deny(missing_docs)]
 
-pub mod batch;
+pub(crate) mod batch;
 pub mod board;
 pub mod book;
 mod cli;
 pub mod engine;
 pub mod eval;
-pub mod matchrun;
+pub(crate) mod matchrun;
 pub mod perft;
-pub mod protocol;
+pub(crate) mod protocol;
 pub mod search;
-pub mod solve;
+pub(crate) mod solve;
 pub(crate) mod train;
+
+pub use protocol::ggf;
 
 pub use board::{Board, Color, Game, Move, Position, Rules, Square, State};
 pub use engine::{Engine, EngineOptions, SearchRequest, StopHandle};
-pub use search::{Bound, Limits, SearchResult};
+pub use search::{Bound, Limits, SearchResult, SolveMode};
 
 /// The `iago` binary after its logging is set up: parses the process's arguments, runs the
 /// subcommand and gives the exit status (2 with a one-line message on standard error for an

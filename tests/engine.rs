@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use common::{Xorshift, assert_searches_play_legal_moves, random_games, search_engine as engine};
 use iago::board::{Game, Move, Position, Rules, parse_position};
 use iago::engine::{Engine, SearchRequest};
-use iago::search::endgame::SolveMode;
+use iago::search::SolveMode;
 use iago::search::{Bound, Limits, Source};
 
 #[test]

@@ -1,13 +1,9 @@
 //! The exact solver on the FFO endgame suites: best score and a best move, symmetry invariance,
 //! and equal results on one and two threads.
 
-use std::sync::atomic::AtomicBool;
-
 use iago::board::{Board, ObfEntry, Rules, Symmetry, parse_obf_line};
-use iago::engine::{Engine, EngineOptions};
-use iago::search::endgame::{EndgameSearch, Solution, SolveMode, Stopped};
-use iago::search::tt::TranspositionTable;
-use iago::solve::SolveReport;
+use iago::engine::{Engine, EngineOptions, SolveReport};
+use iago::search::{Solution, SolveMode, Stopped};
 
 fn suite(text: &str) -> Vec<ObfEntry> {
     text.lines()
@@ -74,19 +70,17 @@ fn ffo_20_to_39_up_to_22_empties_two_threads() {
 
 #[test]
 fn all_eight_symmetric_forms_score_the_same() {
-    let tt = TranspositionTable::new(16);
-    let stop = AtomicBool::new(false);
+    let mut solver = solver(1, 16);
     let mut entries = suite(include_str!("data/fforum-1-19.obf"));
     entries.truncate(6);
     for entry in &entries {
         let expected = entry.best_score().unwrap();
         for sym in Symmetry::ALL {
             let board: Board = entry.position.board.transform(sym);
-            tt.clear();
-            let score = EndgameSearch::new(&tt, &stop)
-                .search(&board, -64, 64)
-                .unwrap();
-            assert_eq!(score, expected, "{sym:?}");
+            let solution = solve(&mut solver, &board, SolveMode::Exact)
+                .unwrap()
+                .solution;
+            assert_eq!(solution.score, expected, "{sym:?}");
         }
     }
 }

@@ -1,31 +1,18 @@
-//! The match runner against real processes: the `iago` binary as an NBoard and a GTP engine,
-//! engines that crash, play illegal moves or never answer, and the `iago match` command line.
+//! The match runner against real processes, through `iago match`: the `iago` binary as an NBoard
+//! and a GTP engine, engines that crash, play illegal moves or never answer, clocks, and the
+//! command line's errors. Every game's GGF record is read back and replayed.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Duration;
 
-use iago::board::Color;
-use iago::matchrun::game::{Forfeit, GameRecord, Outcome};
-use iago::matchrun::openings::parse_openings;
-use iago::matchrun::spec::{EngineSpec, Limit};
-use iago::matchrun::{Forfeits, MatchConfig, MatchReport, play_match};
-use iago::protocol::ggf::GgfGame;
+use iago::board::{Color, Game, Position, Rules};
+use iago::ggf::GgfGame;
+use serde_json::Value;
 
 const IAGO: &str = env!("CARGO_BIN_EXE_iago");
 
 /// Two short openings (a round plays one twice).
 const OPENINGS: &str = "# two XOT-like lines\nf5d6c4d3c2b3b4b5\nf5f6d3c5d6c7b5e3\n";
-
-fn spec(text: &str) -> EngineSpec {
-    EngineSpec::parse(text).unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn config(first: &str, second: &str, rounds: usize) -> MatchConfig {
-    let mut config = MatchConfig::new([spec(first), spec(second)], Limit::default(), rounds);
-    config.openings = parse_openings(OPENINGS, "test").unwrap();
-    config
-}
 
 /// A scratch directory for this test.
 fn scratch(name: &str) -> PathBuf {
@@ -34,89 +21,140 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// Every game: written as GGF, read back, replayed legally to the end with the recorded score.
-fn check_complete_and_legal(report: &MatchReport) {
-    assert_eq!(report.games.len(), report.scheduled);
-    for g in &report.games {
-        assert!(
-            matches!(g.outcome, Outcome::Finished { .. }),
-            "game {}: {:?}",
-            g.index + 1,
-            g.outcome
-        );
-        check_ggf(g);
-    }
-    assert_eq!(report.forfeits, [Forfeits::default(); 2]);
+/// What `iago match` reported: its JSON summary and the games of its GGF file.
+struct Report {
+    json: Value,
+    games: Vec<GgfGame>,
 }
 
-fn check_ggf(g: &GameRecord) {
-    let text = g.to_ggf().to_string();
-    assert!(!text.contains('\n'));
-    let ggf = GgfGame::parse(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
-    assert_eq!(ggf.tag("PB"), Some(g.names[0].as_str()));
-    assert_eq!(ggf.tag("PW"), Some(g.names[1].as_str()));
-    assert_eq!(ggf.tag("TY"), Some("8"));
-    assert_eq!(ggf.tag("RE"), Some(g.result_text().as_str()));
-    let game = ggf.game().unwrap_or_else(|e| panic!("{e}: {text}"));
-    assert!(game.transcript(false).starts_with(&g.opening.transcript));
-    if let Outcome::Finished { score_for_black } = g.outcome {
-        assert!(game.is_over(), "{text}");
-        assert_eq!(game.position().final_score_for_black(), score_for_black);
+/// Runs `iago match --engine FIRST --engine SECOND` over [`OPENINGS`] with `args` added, in
+/// `dir`; the match must succeed.
+fn run_match(dir: &Path, first: &str, second: &str, args: &[&str]) -> Report {
+    let openings = dir.join("openings.txt");
+    std::fs::write(&openings, OPENINGS).unwrap();
+    let ggf = dir.join("games.ggf");
+    let _ = std::fs::remove_file(&ggf);
+    let output = Command::new(IAGO)
+        .args(["match", "--engine", first, "--engine", second, "--json"])
+        .args(args)
+        .arg("--openings")
+        .arg(&openings)
+        .arg("--ggf")
+        .arg(&ggf)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let json: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"));
+    let text = std::fs::read_to_string(&ggf).unwrap();
+    assert!(!text.contains("\n\n"));
+    let games = text
+        .lines()
+        .map(|line| GgfGame::parse(line).unwrap_or_else(|e| panic!("{e}: {line}")))
+        .collect();
+    Report { json, games }
+}
+
+/// The GGF record of the game the JSON `result` describes (games are told apart by their
+/// players and opening).
+fn record<'a>(report: &'a Report, result: &Value) -> &'a GgfGame {
+    let opening = result["opening"].as_str().unwrap();
+    report
+        .games
+        .iter()
+        .find(|g| {
+            g.tag("PB") == result["black"].as_str()
+                && g.tag("PW") == result["white"].as_str()
+                && g.game().unwrap().transcript(false).starts_with(opening)
+        })
+        .unwrap_or_else(|| panic!("no GGF record for {result}"))
+}
+
+/// The moves of an opening transcript.
+fn opening_moves(result: &Value) -> usize {
+    let opening = result["opening"].as_str().unwrap();
+    Game::from_transcript(Rules::OTHELLO, Position::start(), opening)
+        .unwrap()
+        .moves()
+        .len()
+}
+
+/// Every game scheduled was played to its end without forfeit; its GGF record names the
+/// players, the board and the result, replays legally to the recorded score, and the engines'
+/// moves carry their times.
+fn check_complete_and_legal(report: &Report) {
+    let json = &report.json;
+    assert_eq!(json["games"], json["scheduled"]);
+    let results = json["results"].as_array().unwrap();
+    assert_eq!(results.len() as u64, json["games"].as_u64().unwrap());
+    assert_eq!(report.games.len(), results.len());
+    for side in json["forfeits"].as_array().unwrap() {
+        for (reason, count) in side.as_object().unwrap() {
+            assert_eq!(count, 0, "{reason}: {json}");
+        }
     }
-    // The engines' moves carry their times.
-    let opening_moves = g.opening.game.moves().len();
-    for (_, item) in &ggf.moves[opening_moves..] {
-        assert!(item.mv.is_pass() || item.time.is_some(), "{text}");
+    for result in results {
+        assert_eq!(result["termination"], "normal", "{result}");
+        let ggf = record(report, result);
+        assert_eq!(ggf.tag("TY"), Some("8"));
+        assert_eq!(ggf.tag("RE"), result["result"].as_str());
+        let game = ggf.game().unwrap();
+        assert!(game.is_over(), "{result}");
+        assert_eq!(
+            i64::from(game.position().final_score_for_black()),
+            result["score_for_black"].as_i64().unwrap()
+        );
+        for (_, item) in &ggf.moves[opening_moves(result)..] {
+            assert!(item.mv.is_pass() || item.time.is_some(), "{result}");
+        }
     }
 }
 
 #[test]
 fn against_iago_over_nboard() {
-    let report = play_match(
-        &config(
-            "iago,depth=2",
-            &format!("name=IagoNBoard,cmd={IAGO} nboard --threads 1 --no-book --hash 4,depth=1"),
-            2,
-        ),
-        &|_, _| {},
-    )
-    .unwrap();
+    let dir = scratch("nboard");
+    let engine =
+        format!("name=IagoNBoard,cmd={IAGO} nboard --threads 1 --no-book --hash 4,depth=1");
+    let report = run_match(&dir, "iago,depth=2", &engine, &["--rounds", "2"]);
+    assert_eq!(report.json["games"], 4);
     check_complete_and_legal(&report);
     // NBoard replies carry evaluations.
-    let g = &report.games[0];
-    let opening_moves = g.opening.game.moves().len();
+    let result = &report.json["results"][0];
+    let ggf = record(&report, result);
     assert!(
-        g.moves[opening_moves..]
+        ggf.moves[opening_moves(result)..]
             .iter()
             .any(|(_, m)| m.eval.is_some())
     );
+    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
 fn against_iago_over_gtp() {
-    let mut config = config(
-        "iago,depth=1",
-        &format!("name=IagoGTP,cmd={IAGO} gtp --threads 1 --no-book --hash 4 --depth 2,proto=gtp"),
-        2,
-    );
-    config.concurrency = 2;
-    let report = play_match(&config, &|_, _| {}).unwrap();
+    let dir = scratch("gtp");
+    let engine =
+        format!("name=IagoGTP,cmd={IAGO} gtp --threads 1 --no-book --hash 4 --depth 2,proto=gtp");
+    let args = ["--rounds", "2", "--concurrency", "2"];
+    let report = run_match(&dir, "iago,depth=1", &engine, &args);
+    assert_eq!(report.json["games"], 4);
     check_complete_and_legal(&report);
+    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
 fn clocks_over_gtp_and_in_process() {
-    let mut config = config(
-        "iago,tc=1+0.05",
-        &format!("name=IagoGTP,cmd={IAGO} gtp --threads 1 --no-book --hash 4,proto=gtp,tc=1+0.05"),
-        1,
-    );
+    let dir = scratch("clocks");
+    let engine =
+        format!("name=IagoGTP,cmd={IAGO} gtp --threads 1 --no-book --hash 4,proto=gtp,tc=1+0.05");
     // A loaded machine may be slow to switch processes; the engines keep far inside this.
-    config.time_margin = Duration::from_secs(1);
-    let report = play_match(&config, &|_, _| {}).unwrap();
+    let args = ["--rounds", "1", "--time-margin", "1"];
+    let report = run_match(&dir, "iago,tc=1+0.05", &engine, &args);
     check_complete_and_legal(&report);
-    for g in &report.games {
-        let ggf = GgfGame::parse(&g.to_ggf().to_string()).unwrap();
+    for ggf in &report.games {
         assert_eq!(ggf.tag("TI"), Some("0:01/0:00.05/0:00"));
         for color in [Color::Black, Color::White] {
             let moves = ggf
@@ -128,43 +166,46 @@ fn clocks_over_gtp_and_in_process() {
             assert!(used <= 1.0 + 0.05 * moves + 1.0, "{color} used {used} s");
         }
     }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The games of a match that `Fake` (the second engine) forfeits, each for `reason` with a
+/// message containing `needle`; the first engine wins them all.
+fn check_forfeits(report: &Report, reason: &str, needle: &str, games: u64) {
+    let json = &report.json;
+    assert_eq!(json["games"], games, "{json}");
+    assert_eq!(json["wins"], games, "{json}");
+    assert_eq!(json["forfeits"][1][reason], games, "{json}");
+    for (key, count) in json["forfeits"][0].as_object().unwrap() {
+        assert_eq!(count, 0, "{key}: {json}");
+    }
+    for result in json["results"].as_array().unwrap() {
+        assert_eq!(result["termination"], reason, "{result}");
+        let message = result["message"].as_str().unwrap();
+        assert!(message.contains(needle), "{reason}: {message}");
+        let loser_is_black = result["black"] != json["engines"][0];
+        let score = result["score_for_black"].as_i64().unwrap();
+        assert_eq!(score < 0, loser_is_black, "{result}");
+        // The record of a forfeited game still reads back, with its result.
+        let ggf = record(report, result);
+        assert_eq!(ggf.tag("RE"), result["result"].as_str());
+        ggf.game().unwrap();
+    }
 }
 
 #[test]
 fn a_crashing_engine_loses_every_game_and_the_match_goes_on() {
+    let dir = scratch("crash");
     for proto in ["nboard", "gtp"] {
-        let report = play_match(
-            &config(
-                "iago,depth=1",
-                &format!("name=Crash,cmd=false,proto={proto},depth=1"),
-                2,
-            ),
-            &|_, _| {},
-        )
-        .unwrap();
-        assert_eq!(report.games.len(), 4, "{proto}");
-        assert_eq!(report.tally.wins, 4, "{proto}");
-        assert_eq!(report.forfeits[1].crash, 4, "{proto}");
-        assert_eq!(report.forfeits[0], Default::default());
-        for g in &report.games {
-            let Outcome::Forfeited {
-                loser,
-                reason,
-                message,
-            } = &g.outcome
-            else {
-                panic!("{:?}", g.outcome)
-            };
-            assert_eq!(*reason, Forfeit::Crash);
-            assert_eq!(g.names[if *loser == Color::Black { 0 } else { 1 }], "Crash");
-            assert!(message.starts_with("at the start"), "{message}");
-            check_ggf(g);
-        }
+        let engine = format!("name=Crash,cmd=false,proto={proto},depth=1");
+        let report = run_match(&dir, "iago,depth=1", &engine, &["--rounds", "2"]);
+        check_forfeits(&report, "crash", "at the start", 4);
     }
+    let _ = std::fs::remove_dir_all(dir);
 }
 
 /// A fake NBoard engine: answers `ping` and replies `reply` to `go` (nothing when empty).
-fn fake_nboard(dir: &std::path::Path, name: &str, reply: &str) -> PathBuf {
+fn fake_nboard(dir: &Path, name: &str, reply: &str) -> PathBuf {
     let path = dir.join(name);
     let go = if reply.is_empty() {
         ":".to_string()
@@ -182,37 +223,16 @@ fn fake_nboard(dir: &std::path::Path, name: &str, reply: &str) -> PathBuf {
 fn illegal_moves_bad_replies_and_silence_lose() {
     let dir = scratch("fakes");
     let cases = [
-        ("illegal.sh", "=== A1/0.00/0.01", Forfeit::Illegal, "A1"),
-        (
-            "garbage.sh",
-            "=== Z9",
-            Forfeit::Protocol,
-            "unreadable reply",
-        ),
-        ("silent.sh", "", Forfeit::Time, "move timeout"),
+        ("illegal.sh", "=== A1/0.00/0.01", "illegal", "A1"),
+        ("garbage.sh", "=== Z9", "protocol", "unreadable reply"),
+        ("silent.sh", "", "time", "move timeout"),
     ];
     for (name, reply, reason, needle) in cases {
         let script = fake_nboard(&dir, name, reply);
-        let mut config = config(
-            "iago,depth=1",
-            &format!("name=Fake,cmd=sh {},depth=1", script.display()),
-            1,
-        );
-        config.move_timeout = Duration::from_millis(500);
-        let report = play_match(&config, &|_, _| {}).unwrap();
-        assert_eq!(report.games.len(), 2, "{name}");
-        assert_eq!(report.tally.wins, 2, "{name}");
-        for g in &report.games {
-            let Outcome::Forfeited {
-                reason: r, message, ..
-            } = &g.outcome
-            else {
-                panic!("{name}: {:?}", g.outcome)
-            };
-            assert_eq!(*r, reason, "{name}: {message}");
-            assert!(message.contains(needle), "{name}: {message}");
-            check_ggf(g);
-        }
+        let engine = format!("name=Fake,cmd=sh {},depth=1", script.display());
+        let args = ["--rounds", "1", "--move-timeout", "0.5"];
+        let report = run_match(&dir, "iago,depth=1", &engine, &args);
+        check_forfeits(&report, reason, needle, 2);
     }
     let _ = std::fs::remove_dir_all(dir);
 }
@@ -220,47 +240,19 @@ fn illegal_moves_bad_replies_and_silence_lose() {
 #[test]
 fn command_line_json_and_ggf() {
     let dir = scratch("cli");
-    let openings = dir.join("openings.txt");
-    std::fs::write(&openings, OPENINGS).unwrap();
-    let ggf = dir.join("games.ggf");
-    let output = Command::new(IAGO)
-        .args(["match", "--engine", "iago,depth=1", "--engine"])
-        .arg(format!(
-            "name=NB,cmd={IAGO} nboard --threads 1 --no-book --hash 4"
-        ))
-        .args([
-            "--depth",
-            "2",
-            "--rounds",
-            "2",
-            "--concurrency",
-            "2",
-            "--json",
-        ])
-        .arg("--openings")
-        .arg(&openings)
-        .arg("--ggf")
-        .arg(&ggf)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let engine = format!("name=NB,cmd={IAGO} nboard --threads 1 --no-book --hash 4");
+    let args = ["--depth", "2", "--rounds", "2", "--concurrency", "2"];
+    let report = run_match(&dir, "iago,depth=1", &engine, &args);
+    let json = &report.json;
     assert_eq!(json["games"], 4);
     assert_eq!(json["engines"][1], "NB");
     assert_eq!(json["limits"][1], "depth 2");
     assert_eq!(json["forfeits"][1]["crash"], 0);
     assert_eq!(json["results"].as_array().unwrap().len(), 4);
     assert!(json["results"][0]["termination"] == "normal");
-    let text = std::fs::read_to_string(&ggf).unwrap();
-    assert_eq!(text.lines().count(), 4);
-    for line in text.lines() {
-        let game = GgfGame::parse(line).unwrap().game().unwrap();
-        assert!(game.is_over());
+    assert_eq!(report.games.len(), 4);
+    for ggf in &report.games {
+        assert!(ggf.game().unwrap().is_over());
     }
     let _ = std::fs::remove_dir_all(dir);
 }

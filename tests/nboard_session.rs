@@ -473,11 +473,11 @@ fn the_clock_limits_the_move_time() {
 /// A book file: the start, f5 and f5d6 (White's d6 linked; leaves: after f5, f4 +2; after f5d6,
 /// c3 +1).
 fn small_book(path: &std::path::Path) {
-    use iago::book::{Book, build::add_line};
+    use iago::book::Book;
     let mut book = Book::new();
     let line =
         Game::from_transcript(Rules::OTHELLO, iago::board::Position::start(), "f5d6").unwrap();
-    add_line(&mut book, line.start().board, line.moves(), 12, true);
+    book.add_line(line.start().board, line.moves(), 12, true);
     let f5 = iago::board::Board::start().play(Move::parse("f5").unwrap());
     book.set_leaf(&f5, Some((Move::parse("f4").unwrap(), 2)), 12);
     book.set_leaf(

@@ -206,26 +206,6 @@ proptest! {
     }
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(3000))]
-
-    /// Protocol parsers take any bytes (as lossy UTF-8) without panicking.
-    #[test]
-    fn protocol_parsers_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..120), word in "(nboard|set|move|ping|go|hint|===|search|book|nodestats|analysis|play|genmove|time_left|boardsize|[0-9]+) ") {
-        use iago::protocol::{ggf::GgfGame, gtp, nboard};
-        let text = String::from_utf8_lossy(&bytes).into_owned();
-        for line in [text.clone(), format!("{word}{text}"), format!("set game (;{text}"), format!("(;BO[8 {text}];)")] {
-            let _ = line.parse::<nboard::Command>();
-            let _ = line.parse::<nboard::Response>();
-            let _ = line.parse::<gtp::Command>();
-            let _ = line.parse::<gtp::Response>();
-            if let Ok(g) = GgfGame::parse(&line) {
-                let _ = g.game();
-            }
-        }
-    }
-}
-
 /// The embedded weights, once per test process, with each kernel.
 fn pattern_evals() -> &'static [iago::eval::PatternEval; 2] {
     use iago::eval::{Kernel, PatternEval};

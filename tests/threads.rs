@@ -7,7 +7,7 @@ mod common;
 
 use common::{assert_searches_play_legal_moves, random_games, search_engine as engine};
 use iago::board::{Color, Position, Rules, parse_obf_line};
-use iago::search::endgame::SolveMode;
+use iago::search::SolveMode;
 
 #[test]
 fn eight_threads_solve_exactly_as_one() {

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use iago::protocol::ggf::GgfGame;
+use iago::ggf::GgfGame;
 
 const IAGO: &str = env!("CARGO_BIN_EXE_iago");
 

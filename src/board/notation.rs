@@ -74,7 +74,7 @@ fn side_color(c: char) -> Option<Color> {
 
 /// Reads the 64 squares and the side to move at the start of `text`. Returns the position and
 /// the byte offset just after the side character.
-pub fn parse_position_prefix(text: &str) -> Result<(Position, usize), ParsePositionError> {
+pub(crate) fn parse_position_prefix(text: &str) -> Result<(Position, usize), ParsePositionError> {
     parse_prefix(text, 8)
 }
 
@@ -91,7 +91,7 @@ fn board_chars(text: &str) -> usize {
 /// `text`: the size is told by the count of board characters (17, 37 or else 8×8). A small
 /// board's square `r`×`size`+`c` lands on the 8×8 square of row `r` and column `c`. Returns the
 /// position, the size and the byte offset just after the side character.
-pub fn parse_sized_position_prefix(
+pub(crate) fn parse_sized_position_prefix(
     text: &str,
 ) -> Result<(Position, u8, usize), ParsePositionError> {
     let size = match board_chars(text) {
@@ -103,8 +103,8 @@ pub fn parse_sized_position_prefix(
     Ok((position, size, end))
 }
 
-/// A whole board string of any size (see [`parse_sized_position_prefix`]), optionally followed
-/// by `;`. Returns the position and the board size.
+/// A whole board string of any size (16, 36 or 64 squares, then the side to move), optionally
+/// followed by `;`. Returns the position and the board size.
 pub fn parse_sized_position(text: &str) -> Result<(Position, u8), ParsePositionError> {
     let (position, size, end) = parse_sized_position_prefix(text)?;
     check_rest(text, end)?;
@@ -183,7 +183,7 @@ fn check_rest(text: &str, end: usize) -> Result<(), ParsePositionError> {
 /// Whether `text` starts with a board: at least 17 board characters (a 4×4 board and its side),
 /// or 64 squares among its first 64 non-blank characters. Tells a board string from a
 /// transcript (a transcript always has row digits 1-8).
-pub fn looks_like_board(text: &str) -> bool {
+pub(crate) fn looks_like_board(text: &str) -> bool {
     if board_chars(text) >= 17 {
         return true;
     }
@@ -415,7 +415,7 @@ pub fn parse_transcript_moves(text: &str) -> Result<Vec<(Move, usize)>, Transcri
 
 /// Text from outside as it may appear in a log line or an error message: at most 60
 /// characters, control characters and NUL escaped (`\u{0}`), and the length when it was cut.
-pub fn excerpt(text: &str) -> String {
+pub(crate) fn excerpt(text: &str) -> String {
     const KEEP: usize = 60;
     let shown: String = text
         .chars()
@@ -433,7 +433,7 @@ pub fn excerpt(text: &str) -> String {
 /// Text from a file or a pipe of positions, moves or openings, decoded lossily: a byte that is
 /// not UTF-8 (a name in cp1252 in a `%` comment) becomes U+FFFD, with a warning naming
 /// `source`, instead of rejecting the whole file.
-pub fn decode_text(bytes: Vec<u8>, source: &str) -> String {
+pub(crate) fn decode_text(bytes: Vec<u8>, source: &str) -> String {
     match String::from_utf8(bytes) {
         Ok(text) => text,
         Err(e) => {
@@ -444,7 +444,7 @@ pub fn decode_text(bytes: Vec<u8>, source: &str) -> String {
 }
 
 /// Reads a text file with [`decode_text`].
-pub fn read_text_file(path: &std::path::Path) -> std::io::Result<String> {
+pub(crate) fn read_text_file(path: &std::path::Path) -> std::io::Result<String> {
     Ok(decode_text(
         std::fs::read(path)?,
         &path.display().to_string(),

@@ -41,40 +41,42 @@ impl Default for EvalOptions {
     }
 }
 
-/// Adds the positions of a line of moves from `start` (at most `plies` moves) to the book, and
-/// counts a game through each when `count` is set. Returns the positions that were new.
-pub fn add_line(
-    book: &mut Book,
-    start: Board,
-    moves: &[Move],
-    plies: usize,
-    count: bool,
-) -> Vec<Board> {
-    let mut new = Vec::new();
-    let mut board = start;
-    let mut played = 0;
-    let mut iter = moves.iter();
-    loop {
-        let (node, created) = book.insert(&board);
-        if count {
-            node.games = node.games.saturating_add(1);
+impl Book {
+    /// Adds the positions of a line of moves from `start` (at most `plies` moves) to the book,
+    /// and counts a game through each when `count` is set. Returns the positions that were new.
+    pub fn add_line(
+        &mut self,
+        start: Board,
+        moves: &[Move],
+        plies: usize,
+        count: bool,
+    ) -> Vec<Board> {
+        let mut new = Vec::new();
+        let mut board = start;
+        let mut played = 0;
+        let mut iter = moves.iter();
+        loop {
+            let (node, created) = self.insert(&board);
+            if count {
+                node.games = node.games.saturating_add(1);
+            }
+            if created {
+                new.push(board);
+            }
+            if played >= plies {
+                break;
+            }
+            let Some(&mv) = iter.next() else { break };
+            match board.try_play(mv) {
+                Ok(next) => board = next,
+                Err(_) => break,
+            }
+            if !mv.is_pass() {
+                played += 1;
+            }
         }
-        if created {
-            new.push(board);
-        }
-        if played >= plies {
-            break;
-        }
-        let Some(&mv) = iter.next() else { break };
-        match board.try_play(mv) {
-            Ok(next) => board = next,
-            Err(_) => break,
-        }
-        if !mv.is_pass() {
-            played += 1;
-        }
+        new
     }
-    new
 }
 
 /// The moves of `board` whose positions are not in the book, as a bit mask (all bits for a
@@ -498,7 +500,7 @@ pub fn learn(
     search: &mut impl BookSearch,
     depth: u32,
 ) -> Option<usize> {
-    let new = add_line(book, start, moves, plies, true);
+    let new = book.add_line(start, moves, plies, true);
     let mut todo: Vec<Board> = new.clone();
     // Parents of new positions: their leaves may now be linked.
     let mut board = start;

@@ -4,15 +4,17 @@
 //! it, the number of archive games through it, and its best move *outside* the book (the
 //! "leaf", as in Edax's books) with that move's value. Its links are the legal moves whose
 //! resulting positions are also in the book; they are found by probing, and the file stores
-//! them as the tree's shape ([`mod@file`]). A position's value is the best of its leaf and of its
+//! them as the tree's shape (see [`Book::save`]). A position's value is the best of its leaf and of its
 //! linked children, negamaxed from the book's frontier up to the start ([`Book::negamax`]).
 //!
 //! Positions are stored once per symmetry class: the key is [`Board::canonical`], and moves are
 //! kept in the canonical orientation and mapped back on probing.
 
-pub mod build;
-pub mod file;
-pub mod text;
+pub(crate) mod build;
+mod file;
+pub(crate) mod text;
+
+pub use file::BookError;
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -79,7 +81,7 @@ fn map_move(mv: Move, sym: Symmetry) -> Move {
 
 /// The moves of `board` and the positions they lead to (the pass when the side to move must
 /// pass; nothing when the game is over).
-pub fn children(board: &Board) -> Vec<(Move, Board)> {
+pub(crate) fn children(board: &Board) -> Vec<(Move, Board)> {
     let moves = board.legal_moves();
     if moves.is_empty() {
         if board.pass().legal_moves().is_empty() {
@@ -96,7 +98,7 @@ pub fn children(board: &Board) -> Vec<(Move, Board)> {
 /// A hasher for boards: the derived `Hash` writes the two bitboards, mixed here with a
 /// multiply-xorshift (SipHash would be most of the load time of a book).
 #[derive(Clone, Copy, Default)]
-pub struct BoardHasher(u64);
+pub(crate) struct BoardHasher(u64);
 
 impl std::hash::Hasher for BoardHasher {
     fn finish(&self) -> u64 {
@@ -386,7 +388,7 @@ mod tests {
         let mut book = Book::new();
         for t in ["f5d6", "f5f6"] {
             let g = line(t);
-            build::add_line(&mut book, g.start().board, g.moves(), 12, true);
+            book.add_line(g.start().board, g.moves(), 12, true);
         }
         let start = Board::start();
         let f5 = start.play(mv("f5"));

@@ -190,7 +190,7 @@ pub fn run(command: BookCommand) -> Result<(), CliError> {
                 .chain(archives.logistello.iter().filter_map(|g| g.replay()))
                 .collect();
             for game in &games {
-                build::add_line(&mut book, game.start().board, game.moves(), plies, true);
+                book.add_line(game.start().board, game.moves(), plies, true);
             }
             let from_games = book.len();
             let mut line_count = 0;
@@ -204,13 +204,7 @@ pub fn run(command: BookCommand) -> Result<(), CliError> {
                     }
                     let game = Game::from_transcript(Rules::OTHELLO, Position::start(), line)
                         .map_err(|e| format!("{file}:{}: {e}", i + 1))?;
-                    build::add_line(
-                        &mut book,
-                        game.start().board,
-                        game.moves(),
-                        usize::MAX,
-                        false,
-                    );
+                    book.add_line(game.start().board, game.moves(), usize::MAX, false);
                     line_count += 1;
                 }
             }

@@ -12,7 +12,8 @@ mod weights;
 
 pub use features::{Kernel, PatternState};
 pub use hand::HandEval;
-pub use weights::{PatternEval, SCALE, WeightsError};
+pub(crate) use weights::SCALE;
+pub use weights::{PatternEval, WeightsError};
 
 use std::sync::{Arc, OnceLock};
 
@@ -128,11 +129,11 @@ impl SearchEval for PatternEval {
 }
 
 /// The evaluations a search can run on, as one value the engine keeps: the search is
-/// compiled for each (see [`crate::with_search_eval`]), so no leaf pays for a dynamic call.
+/// compiled for each (see `with_search_eval!`), so no leaf pays for a dynamic call.
 #[derive(Clone)]
 pub enum Evaluation {
     /// The trained weights compiled into the binary, read once per process on first use
-    /// ([`embedded`]; [`default_evaluator`] starts reading them in the background). Should they
+    /// ([`default_evaluator`] starts reading them in the background). Should they
     /// be unusable, the hand-written evaluation stands in.
     Embedded,
     /// A trained pattern evaluation (e.g. from a weight file).
@@ -143,7 +144,7 @@ pub enum Evaluation {
 
 /// The weights compiled into the binary, read on the first call (later calls wait for it);
 /// `None`, with a warning in the log, when they are unusable.
-pub fn embedded() -> Option<&'static PatternEval> {
+pub(crate) fn embedded() -> Option<&'static PatternEval> {
     static EMBEDDED: OnceLock<Option<PatternEval>> = OnceLock::new();
     EMBEDDED
         .get_or_init(|| {
@@ -174,7 +175,7 @@ impl std::fmt::Debug for Evaluation {
 impl Evaluation {
     /// The static evaluation of `board` (see [`Evaluator::evaluate`]).
     pub fn evaluate(&self, board: &Board) -> i32 {
-        crate::with_search_eval!(self, e => Evaluator::evaluate(e, board))
+        crate::eval::with_search_eval!(self, e => Evaluator::evaluate(e, board))
     }
 
     /// A short name for logs and reports.
@@ -198,7 +199,6 @@ impl Evaluator for Evaluation {
 
 /// Runs `$body` with `$e` bound to the concrete evaluation of `$evaluation` (an
 /// [`Evaluation`]): the one place where the search's static dispatch is chosen.
-#[macro_export]
 macro_rules! with_search_eval {
     ($evaluation:expr, $e:ident => $body:expr) => {{
         let pattern: Option<&$crate::eval::PatternEval> = match $evaluation {
@@ -215,6 +215,7 @@ macro_rules! with_search_eval {
         }
     }};
 }
+pub(crate) use with_search_eval;
 
 /// The evaluation the engine starts with: the embedded trained weights ([`Evaluation::Embedded`]).
 /// The first call starts reading them on a thread of their own, so that a program answers its

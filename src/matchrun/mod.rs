@@ -174,7 +174,7 @@ pub enum MatchError {
         name: String,
         /// Why.
         #[source]
-        error: crate::book::file::BookError,
+        error: crate::book::BookError,
     },
     /// A book file cannot be read.
     #[error("engine {name}: book {}: {error}", path.display())]
@@ -185,7 +185,7 @@ pub enum MatchError {
         path: std::path::PathBuf,
         /// Why.
         #[source]
-        error: crate::book::file::BookError,
+        error: crate::book::BookError,
     },
     /// An external engine cannot be started.
     #[error("engine {name}: {error}")]

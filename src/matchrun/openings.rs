@@ -78,6 +78,7 @@ pub enum OpeningsError {
 /// passes optional); blank lines and lines starting with `#`, `%` or `;` are skipped. An
 /// unreadable or illegal line, an opening that ends the game, or a text without openings is an
 /// error that names `source` and the line.
+#[cfg(test)]
 pub fn parse_openings(text: &str, source: &str) -> Result<Vec<Opening>, OpeningsError> {
     parse_openings_under(text, source, Rules::OTHELLO)
 }
@@ -222,6 +223,16 @@ impl SplitMix64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A cp1252 comment in an openings file (Windows tools write them) is no error.
+    #[test]
+    fn an_openings_file_in_latin_1_is_read() {
+        let path = std::env::temp_dir().join(format!("iago-latin1-{}.txt", std::process::id()));
+        std::fs::write(&path, b"# ouvertures de Jos\xe9\nf5d6c3\nf5f6e6\n").unwrap();
+        let openings = load_openings(&path, Rules::OTHELLO);
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(openings.map(|o| o.len()).map_err(|e| e.to_string()), Ok(2));
+    }
 
     #[test]
     fn variant_openings_are_the_distinct_positions_a_few_plies_in() {

@@ -6,6 +6,9 @@ pub mod ggf;
 pub mod gtp;
 pub mod nboard;
 
+#[cfg(test)]
+mod fuzz;
+
 use std::io::{BufRead, Write};
 use std::sync::mpsc::{Receiver, channel};
 use std::sync::{Arc, Mutex};
@@ -167,11 +170,6 @@ impl EngineSlot {
             stop.stop();
         }
         self.get()
-    }
-
-    /// Whether a job is running.
-    pub fn busy(&self) -> bool {
-        self.job.as_ref().is_some_and(|(h, _)| !h.is_finished())
     }
 
     /// Runs `job` on a worker thread with the engine, in a stop generation of its own. A job

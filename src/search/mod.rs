@@ -1,5 +1,7 @@
 //! Search: the exact endgame solver, the depth-limited midgame search, their shared
-//! transposition table, time planning and the iterative-deepening driver.
+//! transposition table, time planning and the iterative-deepening driver. The public part is
+//! what a search gives and takes: [`SearchResult`], [`Bound`], [`Source`], [`Limits`],
+//! [`ProbCutLevel`] and, for exact solves, [`SolveMode`] and [`Solution`].
 
 use std::time::Duration;
 
@@ -7,18 +9,21 @@ use crate::board::Move;
 
 pub(crate) mod control;
 pub(crate) mod driver;
-pub mod endgame;
+pub(crate) mod endgame;
 pub(crate) mod midgame;
 pub(crate) mod params;
 pub(crate) mod probcut;
 pub(crate) mod pvs;
 mod scorer;
-pub mod time;
-pub mod tt;
+pub(crate) mod time;
+pub(crate) mod tt;
 pub(crate) mod variant;
 
 pub use probcut::{ParseLevelError, ProbCutLevel};
-pub use scorer::Scorer;
+pub(crate) use scorer::Scorer;
+
+pub use endgame::{Solution, SolveMode};
+pub use tt::TableError;
 
 /// The highest possible score: every disc of a 64-square board, in discs for the side to move.
 pub const SCORE_MAX: i32 = 64;

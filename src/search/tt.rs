@@ -249,7 +249,7 @@ pub const MAX_MB: usize = 1 << 22;
 /// Why a table of the size asked for cannot be had.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TableError {
-    /// Zero, or beyond [`MAX_MB`].
+    /// Zero, or beyond 4 TiB.
     #[error("a hash table of {0} MiB is out of range (1 to {MAX_MB} MiB)")]
     Range(usize),
     /// More than the machine has.
@@ -313,6 +313,7 @@ impl TranspositionTable {
     }
 
     /// The memory held by the entries, in bytes.
+    #[cfg(test)]
     pub fn size_bytes(&self) -> usize {
         std::mem::size_of_val(&*self.buckets)
     }

@@ -40,7 +40,7 @@ pub(crate) fn solve_on(
 ) -> Result<Solution, Stopped> {
     if rules.is_standard() {
         let board = state.board();
-        return crate::with_search_eval!(evaluator, eval => solve_board(tt, eval, stop, &board, mode));
+        return crate::eval::with_search_eval!(evaluator, eval => solve_board(tt, eval, stop, &board, mode));
     }
     let mut search = VariantSearch::new(*rules, tt, stop).parallel();
     let wld = mode == SolveMode::WinLossDraw;

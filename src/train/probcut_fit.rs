@@ -68,7 +68,7 @@ pub fn collect(
     max_depth: u32,
     done: &(dyn Fn() + Sync),
 ) -> Vec<Sample> {
-    crate::with_search_eval!(eval, e => collect_with(positions, e, max_depth, done))
+    crate::eval::with_search_eval!(eval, e => collect_with(positions, e, max_depth, done))
 }
 
 /// [`collect`] with the evaluation's static dispatch chosen.

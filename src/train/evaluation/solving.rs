@@ -36,7 +36,7 @@ pub(super) fn solve(
     // Exact scores do not depend on what the table holds: no need to clear it.
     tt.new_search();
     let ordering = default_evaluator();
-    let score = crate::with_search_eval!(&ordering, eval => {
+    let score = crate::eval::with_search_eval!(&ordering, eval => {
         Scorer::new(tt, eval).solve(board)
     });
     (score, true)

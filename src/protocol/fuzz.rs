@@ -10,9 +10,9 @@ use std::sync::{Arc, Mutex};
 
 use proptest::prelude::*;
 
-use iago::engine::{Engine, EngineOptions};
-use iago::protocol::gtp::command::preprocess;
-use iago::protocol::{Output, Protocol, Settings, nboard, serve_lines};
+use crate::engine::{Engine, EngineOptions};
+use crate::protocol::gtp::command::preprocess;
+use crate::protocol::{Output, Protocol, Settings, gtp, nboard, serve_lines};
 
 /// Protocol output collected in memory.
 #[derive(Clone, Default)]
@@ -276,8 +276,8 @@ proptest! {
             if let Some(r) = reply {
                 prop_assert!(r.starts_with('=') || r.starts_with('?'), "{:?}", r);
                 prop_assert!(!r.contains(['\0', '\u{1b}', '\r']), "{:?}", r);
-                if preprocess(command).parse::<iago::protocol::gtp::Command>()
-                    .is_ok_and(|c| c.kind == iago::protocol::gtp::Kind::Quit)
+                if preprocess(command).parse::<gtp::Command>()
+                    .is_ok_and(|c| c.kind == gtp::Kind::Quit)
                 {
                     prop_assert_eq!(at, replies.len(), "replies after quit: {:?}", commands);
                     return Ok(());
@@ -311,12 +311,32 @@ proptest! {
         let bytes: Vec<u8> = chunks.concat();
         let mut input = std::io::BufReader::with_capacity(7, &bytes[..]);
         let mut lines = Vec::new();
-        while let Some(line) = iago::protocol::read_line(&mut input) {
+        while let Some(line) = crate::protocol::read_line(&mut input) {
             lines.push(line);
         }
         let newlines = bytes.iter().filter(|&&b| b == b'\n').count();
         let expected = newlines + usize::from(!bytes.is_empty() && bytes.last() != Some(&b'\n'));
         prop_assert_eq!(lines.len(), expected);
         prop_assert!(lines.iter().all(|l| !l.contains('\n')));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    /// Protocol parsers take any bytes (as lossy UTF-8) without panicking.
+    #[test]
+    fn protocol_parsers_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..120), word in "(nboard|set|move|ping|go|hint|===|search|book|nodestats|analysis|play|genmove|time_left|boardsize|[0-9]+) ") {
+        use crate::protocol::ggf::GgfGame;
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        for line in [text.clone(), format!("{word}{text}"), format!("set game (;{text}"), format!("(;BO[8 {text}];)")] {
+            let _ = line.parse::<nboard::Command>();
+            let _ = line.parse::<nboard::Response>();
+            let _ = line.parse::<gtp::Command>();
+            let _ = line.parse::<gtp::Response>();
+            if let Ok(g) = GgfGame::parse(&line) {
+                let _ = g.game();
+            }
+        }
     }
 }
