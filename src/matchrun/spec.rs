@@ -252,149 +252,16 @@ impl EngineSpec {
             spec: text.to_string(),
             problem,
         };
-        let mut name = None;
-        let mut iago = false;
-        let mut command = None;
-        let mut dir = None;
-        let mut protocol = None;
-        let mut limit = Limit::default();
-        let mut options = IagoOptions::default();
-        let mut iago_only = Vec::new();
+        let mut items = SpecItems::default();
         for item in split_items(text) {
             let item = item.trim();
             if item.is_empty() {
                 continue;
             }
-            let (key, value) = match item.split_once('=') {
-                Some((k, v)) => (k.trim().to_ascii_lowercase(), Some(v.trim())),
-                None => (item.to_ascii_lowercase(), None),
-            };
-            let need = |what: &'static str| {
-                value.filter(|v| !v.is_empty()).ok_or_else(|| {
-                    err(SpecProblem::NeedsValue {
-                        key: key.clone(),
-                        what,
-                    })
-                })
-            };
-            let number = |what: &'static str| -> Result<usize, ParseSpecError> {
-                let v = need(what)?;
-                v.parse::<usize>().ok().filter(|n| *n > 0).ok_or_else(|| {
-                    err(SpecProblem::NotANumber {
-                        key: key.clone(),
-                        value: v.to_string(),
-                        what,
-                    })
-                })
-            };
-            match key.as_str() {
-                "name" => {
-                    let v = need("a name")?;
-                    if v.chars().any(char::is_whitespace) {
-                        return Err(err(SpecProblem::NameNotOneWord(v.to_string())));
-                    }
-                    name = Some(v.to_string());
-                }
-                "iago" if value.is_none() => iago = true,
-                "cmd" | "command" => command = Some(need("a command line")?.to_string()),
-                "dir" => dir = Some(PathBuf::from(need("a directory")?)),
-                "proto" | "protocol" => {
-                    protocol = Some(match need("nboard or gtp")?.to_ascii_lowercase().as_str() {
-                        "nboard" => Protocol::Nboard,
-                        "gtp" => Protocol::Gtp,
-                        other => {
-                            return Err(err(SpecProblem::UnknownProtocol(other.to_string())));
-                        }
-                    })
-                }
-                "depth" => {
-                    let d = number("a depth from 1 to 60")?;
-                    if d > 60 {
-                        return Err(err(SpecProblem::DepthOver60(d)));
-                    }
-                    limit.depth = Some(d as u32);
-                }
-                "time" => {
-                    let v = need("seconds per move")?;
-                    let t = parse_duration(v)
-                        .filter(|t| !t.is_zero())
-                        .ok_or_else(|| err(SpecProblem::Time(v.to_string())))?;
-                    limit.move_time = Some(t);
-                }
-                "tc" => {
-                    let clock = ClockControl::parse(need("BASE+INC")?);
-                    limit.clock = Some(clock.map_err(|e| err(SpecProblem::Clock(e)))?);
-                }
-                "threads" => {
-                    options.threads = number("a thread count")?;
-                    iago_only.push("threads");
-                }
-                "hash" => {
-                    options.hash_mb = number("MiB")?;
-                    iago_only.push("hash");
-                }
-                "eval" => {
-                    options.eval = Some(need("a weight file, hand or pattern")?.to_string());
-                    iago_only.push("eval");
-                }
-                "selectivity" => {
-                    let v = need("a ProbCut confidence in percent")?;
-                    options.selectivity = v.parse().map_err(|e| {
-                        err(SpecProblem::Selectivity(format!(
-                            "selectivity={v}: must be {e}"
-                        )))
-                    })?;
-                    iago_only.push("selectivity");
-                }
-                "book" => {
-                    options.book = match value {
-                        None | Some("on" | "yes" | "true") => BookChoice::Shipped,
-                        Some("off" | "no" | "false") => BookChoice::Off,
-                        Some("") => return Err(err(SpecProblem::EmptyBook)),
-                        Some(path) => BookChoice::File(PathBuf::from(path)),
-                    };
-                    iago_only.push("book");
-                }
-                "nobook" | "no-book" if value.is_none() => {
-                    options.book = BookChoice::Off;
-                    iago_only.push("nobook");
-                }
-                _ => {
-                    return Err(err(SpecProblem::UnknownItem(item.to_string())));
-                }
-            }
+            items.read(&Item::parse(item)).map_err(err)?;
         }
-        let kind = match (iago, command) {
-            (true, Some(_)) => return Err(err(SpecProblem::IagoAndCommand)),
-            (false, None) => return Err(err(SpecProblem::NoKind)),
-            (true, None) => {
-                if dir.is_some() || protocol.is_some() {
-                    return Err(err(SpecProblem::ExternalOnly));
-                }
-                EngineKind::Iago(options)
-            }
-            (false, Some(command)) => {
-                if let Some(key) = iago_only.first() {
-                    return Err(err(SpecProblem::InProcessOnly(key)));
-                }
-                let mut words = command.split_whitespace().map(str::to_string);
-                let program = words.next().ok_or_else(|| err(SpecProblem::EmptyCommand))?;
-                let program = PathBuf::from(program);
-                let program = match &dir {
-                    Some(d) if program.is_relative() && program.components().count() > 1 => {
-                        d.join(program)
-                    }
-                    _ => program,
-                };
-                EngineKind::External(ExternalOptions {
-                    command: command.clone(),
-                    program,
-                    args: words.collect(),
-                    dir,
-                    protocol: protocol.unwrap_or(Protocol::Nboard),
-                })
-            }
-        };
+        let SpecItems { name, limit, kind } = items;
+        let kind = kind.resolve().map_err(err)?;
         let named = name.is_some();
         let name = name.unwrap_or_else(|| default_name(&kind, &limit));
         Ok(EngineSpec {
@@ -411,6 +278,230 @@ impl EngineSpec {
             *default
         } else {
             self.limit
+        }
+    }
+}
+
+/// One `key[=value]` item of a spec.
+struct Item<'a> {
+    /// The item as given (trimmed).
+    text: &'a str,
+    /// The key, lower case.
+    key: String,
+    /// The value after `=`, trimmed, if any.
+    value: Option<&'a str>,
+}
+
+impl<'a> Item<'a> {
+    /// Splits a trimmed, non-empty item into its key and value.
+    fn parse(item: &'a str) -> Item<'a> {
+        let (key, value) = match item.split_once('=') {
+            Some((k, v)) => (k.trim().to_ascii_lowercase(), Some(v.trim())),
+            None => (item.to_ascii_lowercase(), None),
+        };
+        Item {
+            text: item,
+            key,
+            value,
+        }
+    }
+
+    /// The value, which must not be empty (`what`: what it should be).
+    fn need(&self, what: &'static str) -> Result<&'a str, SpecProblem> {
+        self.value
+            .filter(|v| !v.is_empty())
+            .ok_or_else(|| SpecProblem::NeedsValue {
+                key: self.key.clone(),
+                what,
+            })
+    }
+
+    /// The value as a positive whole number.
+    fn number(&self, what: &'static str) -> Result<usize, SpecProblem> {
+        let v = self.need(what)?;
+        v.parse::<usize>()
+            .ok()
+            .filter(|n| *n > 0)
+            .ok_or_else(|| SpecProblem::NotANumber {
+                key: self.key.clone(),
+                value: v.to_string(),
+                what,
+            })
+    }
+}
+
+/// What a spec's items said, before the engine kind is settled.
+#[derive(Default)]
+struct SpecItems {
+    name: Option<String>,
+    limit: Limit,
+    kind: KindItems,
+}
+
+/// The items that decide what runs: in-process Iago with its options, or a program.
+#[derive(Default)]
+struct KindItems {
+    iago: bool,
+    command: Option<String>,
+    dir: Option<PathBuf>,
+    protocol: Option<Protocol>,
+    options: IagoOptions,
+    /// The in-process options given, in order.
+    iago_only: Vec<&'static str>,
+}
+
+impl SpecItems {
+    /// Takes in one item: its name, limit, kind or in-process option.
+    fn read(&mut self, item: &Item) -> Result<(), SpecProblem> {
+        let known = self.read_name(item)?
+            || read_limit(&mut self.limit, item)?
+            || self.kind.read_program(item)?
+            || self.kind.read_option(item)?;
+        if known {
+            Ok(())
+        } else {
+            Err(SpecProblem::UnknownItem(item.text.to_string()))
+        }
+    }
+
+    /// `name=`; whether the item was it.
+    fn read_name(&mut self, item: &Item) -> Result<bool, SpecProblem> {
+        if item.key != "name" {
+            return Ok(false);
+        }
+        let v = item.need("a name")?;
+        if v.chars().any(char::is_whitespace) {
+            return Err(SpecProblem::NameNotOneWord(v.to_string()));
+        }
+        self.name = Some(v.to_string());
+        Ok(true)
+    }
+}
+
+/// `depth=`, `time=` and `tc=` into `limit`; whether the item was one of them.
+fn read_limit(limit: &mut Limit, item: &Item) -> Result<bool, SpecProblem> {
+    match item.key.as_str() {
+        "depth" => {
+            let d = item.number("a depth from 1 to 60")?;
+            if d > 60 {
+                return Err(SpecProblem::DepthOver60(d));
+            }
+            limit.depth = Some(d as u32);
+        }
+        "time" => {
+            let v = item.need("seconds per move")?;
+            let t = parse_duration(v)
+                .filter(|t| !t.is_zero())
+                .ok_or_else(|| SpecProblem::Time(v.to_string()))?;
+            limit.move_time = Some(t);
+        }
+        "tc" => {
+            let clock = ClockControl::parse(item.need("BASE+INC")?);
+            limit.clock = Some(clock.map_err(SpecProblem::Clock)?);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+impl KindItems {
+    /// `iago`, `cmd=`, `dir=` and `proto=`; whether the item was one of them.
+    fn read_program(&mut self, item: &Item) -> Result<bool, SpecProblem> {
+        match item.key.as_str() {
+            "iago" if item.value.is_none() => self.iago = true,
+            "cmd" | "command" => self.command = Some(item.need("a command line")?.to_string()),
+            "dir" => self.dir = Some(PathBuf::from(item.need("a directory")?)),
+            "proto" | "protocol" => {
+                self.protocol = Some(
+                    match item.need("nboard or gtp")?.to_ascii_lowercase().as_str() {
+                        "nboard" => Protocol::Nboard,
+                        "gtp" => Protocol::Gtp,
+                        other => {
+                            return Err(SpecProblem::UnknownProtocol(other.to_string()));
+                        }
+                    },
+                )
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// The in-process engine's options (`threads=`, `hash=`, `eval=`, `selectivity=`, `book`,
+    /// `nobook`); whether the item was one of them.
+    fn read_option(&mut self, item: &Item) -> Result<bool, SpecProblem> {
+        let options = &mut self.options;
+        let key = match item.key.as_str() {
+            "threads" => {
+                options.threads = item.number("a thread count")?;
+                "threads"
+            }
+            "hash" => {
+                options.hash_mb = item.number("MiB")?;
+                "hash"
+            }
+            "eval" => {
+                options.eval = Some(item.need("a weight file, hand or pattern")?.to_string());
+                "eval"
+            }
+            "selectivity" => {
+                let v = item.need("a ProbCut confidence in percent")?;
+                options.selectivity = v.parse().map_err(|e| {
+                    SpecProblem::Selectivity(format!("selectivity={v}: must be {e}"))
+                })?;
+                "selectivity"
+            }
+            "book" => {
+                options.book = match item.value {
+                    None | Some("on" | "yes" | "true") => BookChoice::Shipped,
+                    Some("off" | "no" | "false") => BookChoice::Off,
+                    Some("") => return Err(SpecProblem::EmptyBook),
+                    Some(path) => BookChoice::File(PathBuf::from(path)),
+                };
+                "book"
+            }
+            "nobook" | "no-book" if item.value.is_none() => {
+                options.book = BookChoice::Off;
+                "nobook"
+            }
+            _ => return Ok(false),
+        };
+        self.iago_only.push(key);
+        Ok(true)
+    }
+
+    /// The engine kind the items describe, checking that they fit together.
+    fn resolve(self) -> Result<EngineKind, SpecProblem> {
+        match (self.iago, self.command) {
+            (true, Some(_)) => Err(SpecProblem::IagoAndCommand),
+            (false, None) => Err(SpecProblem::NoKind),
+            (true, None) => {
+                if self.dir.is_some() || self.protocol.is_some() {
+                    return Err(SpecProblem::ExternalOnly);
+                }
+                Ok(EngineKind::Iago(self.options))
+            }
+            (false, Some(command)) => {
+                if let Some(key) = self.iago_only.first() {
+                    return Err(SpecProblem::InProcessOnly(key));
+                }
+                let mut words = command.split_whitespace().map(str::to_string);
+                let program = words.next().ok_or(SpecProblem::EmptyCommand)?;
+                let program = PathBuf::from(program);
+                let program = match &self.dir {
+                    Some(d) if program.is_relative() && program.components().count() > 1 => {
+                        d.join(program)
+                    }
+                    _ => program,
+                };
+                Ok(EngineKind::External(ExternalOptions {
+                    command: command.clone(),
+                    program,
+                    args: words.collect(),
+                    dir: self.dir,
+                    protocol: self.protocol.unwrap_or(Protocol::Nboard),
+                }))
+            }
         }
     }
 }
