@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::openings::Opening;
 use super::player::{Failure, MoveRequest, Player};
 use super::spec::{ClockControl, Limit, seconds_text};
-use crate::board::{Color, Move, Position};
+use crate::board::{Color, Game, Move, Position};
 use crate::protocol::ggf::{GgfGame, MoveItem};
 
 /// Why a game ended before its last move.
@@ -286,151 +286,164 @@ pub(crate) struct GameSetup<'a> {
 /// Plays one game; `players` are engine 0 and engine 1. Forced passes are played by the
 /// referee; every other move is asked for, timed and checked.
 pub(crate) fn play_game(setup: &GameSetup<'_>, players: [&mut dyn Player; 2]) -> GameRecord {
-    let engine_of = |color: Color| match color {
-        Color::Black => setup.black_engine,
-        Color::White => 1 - setup.black_engine,
-    };
-    let names = [
-        setup.names[engine_of(Color::Black)].to_string(),
-        setup.names[engine_of(Color::White)].to_string(),
-    ];
-    let limits = [
-        setup.limits[engine_of(Color::Black)],
-        setup.limits[engine_of(Color::White)],
-    ];
     let mut players = players;
     if setup.black_engine == 1 {
         players.swap(0, 1);
     }
     // Now players[0] is Black and players[1] White.
-    let started = SystemTime::now();
-    let begin = Instant::now();
-    let game_deadline = setup.game_timeout.map(|t| begin + t);
-    let mut game = setup.opening.game.clone();
-    let mut record = GameRecord {
-        index: setup.index,
-        round: setup.round,
-        opening: setup.opening.clone(),
-        black_engine: setup.black_engine,
-        names: names.clone(),
-        limits,
-        start: game.start(),
-        moves: Vec::new(),
-        outcome: Outcome::Finished { score_for_black: 0 },
-        started,
-    };
-    for (state, &mv) in game.states().zip(game.moves()) {
-        record.moves.push((state.to_move(), MoveItem::new(mv)));
-    }
-    let forfeit = |loser: Color, reason: Forfeit, message: String| Outcome::Forfeited {
-        loser,
-        reason,
-        message,
-    };
-    for color in [Color::Black, Color::White] {
-        let i = color_index(color);
-        if let Err(failure) = players[i].start_game(&game, &limits[i]) {
-            let (reason, message) = forfeit_of(&failure, None);
-            record.outcome = forfeit(color, reason, format!("at the start: {message}"));
-            return record;
+    let mut referee = Referee::new(setup);
+    referee.record.outcome = referee.play(&mut players);
+    referee.record
+}
+
+/// A game being refereed: the game so far, its record and the clocks.
+struct Referee<'a> {
+    setup: &'a GameSetup<'a>,
+    /// Limits of Black and White.
+    limits: [Limit; 2],
+    /// When the game timeout runs out, if there is one.
+    game_deadline: Option<Instant>,
+    game: Game,
+    record: GameRecord,
+    /// The clocks of Black and White.
+    clocks: [Option<ClockControl>; 2],
+    /// Time left on each clock.
+    remaining: [Option<Duration>; 2],
+    /// The GGF header sent with every move request.
+    header: GgfGame,
+}
+
+impl<'a> Referee<'a> {
+    /// The game after the opening, with Black's and White's names and limits, its record
+    /// holding the opening moves.
+    fn new(setup: &'a GameSetup<'a>) -> Referee<'a> {
+        let engine_of = |color: Color| match color {
+            Color::Black => setup.black_engine,
+            Color::White => 1 - setup.black_engine,
+        };
+        let names = [
+            setup.names[engine_of(Color::Black)].to_string(),
+            setup.names[engine_of(Color::White)].to_string(),
+        ];
+        let limits = [
+            setup.limits[engine_of(Color::Black)],
+            setup.limits[engine_of(Color::White)],
+        ];
+        let started = SystemTime::now();
+        let begin = Instant::now();
+        let game_deadline = setup.game_timeout.map(|t| begin + t);
+        let game = setup.opening.game.clone();
+        let mut record = GameRecord {
+            index: setup.index,
+            round: setup.round,
+            opening: setup.opening.clone(),
+            black_engine: setup.black_engine,
+            names: names.clone(),
+            limits,
+            start: game.start(),
+            moves: Vec::new(),
+            outcome: Outcome::Finished { score_for_black: 0 },
+            started,
+        };
+        for (state, &mv) in game.states().zip(game.moves()) {
+            record.moves.push((state.to_move(), MoveItem::new(mv)));
+        }
+        let clocks = [limits[0].clock, limits[1].clock];
+        let remaining = clocks.map(|c| c.map(|c| c.base));
+        let header = ggf_header(&names, clocks, "?", started, game.start(), game.rules());
+        Referee {
+            setup,
+            limits,
+            game_deadline,
+            game,
+            record,
+            clocks,
+            remaining,
+            header,
         }
     }
-    let clocks = [limits[0].clock, limits[1].clock];
-    let mut remaining = clocks.map(|c| c.map(|c| c.base));
-    let header = ggf_header(&names, clocks, "?", started, game.start(), game.rules());
-    loop {
-        let position = game.position();
-        if game.is_over() {
-            record.outcome = Outcome::Finished {
-                score_for_black: game.final_score_for_black(),
-            };
-            return record;
-        }
-        let color = position.to_move;
-        if game.must_pass() {
-            game.play(Move::Pass).expect("a forced pass is legal");
-            record.moves.push((color, MoveItem::new(Move::Pass)));
-            continue;
-        }
-        let i = color_index(color);
-        let limit = limits[i];
-        // What the mover may spend, and when the referee stops waiting.
-        let allotted = remaining[i].or(limit.move_time);
-        let mut wait = allotted.map_or(setup.move_timeout, |a| a + setup.margin);
-        let mut by_game_timeout = false;
-        if let Some(deadline) = game_deadline {
-            let left = deadline.saturating_duration_since(Instant::now());
-            if left < wait {
-                wait = left;
-                by_game_timeout = true;
+
+    /// Starts the game with both players and plays it out: how it ended.
+    fn play(&mut self, players: &mut [&mut dyn Player; 2]) -> Outcome {
+        for color in [Color::Black, Color::White] {
+            let i = color_index(color);
+            if let Err(failure) = players[i].start_game(&self.game, &self.limits[i]) {
+                let (reason, message) = forfeit_of(&failure, None);
+                return forfeited(color, reason, format!("at the start: {message}"));
             }
         }
-        let mut ggf = header.clone();
-        ggf.moves = record.moves.clone();
+        loop {
+            let position = self.game.position();
+            if self.game.is_over() {
+                return Outcome::Finished {
+                    score_for_black: self.game.final_score_for_black(),
+                };
+            }
+            let color = position.to_move;
+            if self.game.must_pass() {
+                self.game.play(Move::Pass).expect("a forced pass is legal");
+                self.record.moves.push((color, MoveItem::new(Move::Pass)));
+                continue;
+            }
+            let i = color_index(color);
+            if let Err(outcome) = self.engine_move(color, &mut *players[i]) {
+                return outcome;
+            }
+        }
+    }
+
+    /// Asks `player` (of `color`) for a move, times and checks it, and plays it; a forfeit
+    /// ends the game.
+    fn engine_move(&mut self, color: Color, player: &mut dyn Player) -> Result<(), Outcome> {
+        let i = color_index(color);
+        let limit = self.limits[i];
+        // What the mover may spend, and when the referee stops waiting.
+        let allotted = self.remaining[i].or(limit.move_time);
+        let (wait, by_game_timeout) = self.wait(allotted);
+        let mut ggf = self.header.clone();
+        ggf.moves = self.record.moves.clone();
         let request = MoveRequest {
-            game: &game,
+            game: &self.game,
             ggf: &ggf,
             limit: &limit,
-            remaining: remaining[i],
+            remaining: self.remaining[i],
             deadline: Some(Instant::now() + wait),
         };
         let start = Instant::now();
-        let reply = players[i].play(&request);
+        let reply = player.play(&request);
         let elapsed = start.elapsed();
-        let time_message = |answered: bool| {
-            let spent = if answered {
-                format!("took {:.2} s", elapsed.as_secs_f64())
-            } else {
-                format!("no move after {:.2} s", elapsed.as_secs_f64())
-            };
-            if by_game_timeout {
-                let total = seconds_text(setup.game_timeout.unwrap_or_default());
-                return format!("{spent}: the game timeout ({total} s) ran out");
-            }
-            let margin = seconds_text(setup.margin);
-            match (remaining[i], limit.move_time) {
-                (Some(left), _) => format!(
-                    "{spent} with {:.2} s left on its clock (margin {margin} s)",
-                    left.as_secs_f64()
-                ),
-                (None, Some(t)) => format!(
-                    "{spent}, {} s per move (margin {margin} s)",
-                    seconds_text(t)
-                ),
-                (None, None) => format!(
-                    "{spent}: the move timeout is {} s",
-                    seconds_text(setup.move_timeout)
-                ),
-            }
+        let time = MoveTime {
+            setup: self.setup,
+            remaining: self.remaining[i],
+            move_time: limit.move_time,
+            by_game_timeout,
+            elapsed,
         };
         let reply = match reply {
             Ok(reply) => reply,
             Err(failure) => {
-                let (reason, message) = forfeit_of(&failure, Some(&time_message(false)));
-                record.outcome = forfeit(color, reason, message);
-                return record;
+                let (reason, message) = forfeit_of(&failure, Some(&time.message(false)));
+                return Err(forfeited(color, reason, message));
             }
         };
         if elapsed > wait {
-            record.outcome = forfeit(color, Forfeit::Time, time_message(true));
-            return record;
+            return Err(forfeited(color, Forfeit::Time, time.message(true)));
         }
-        if reply.mv.is_pass() || game.play(reply.mv).is_err() {
-            let why = match game.rules().play(&game.state(), reply.mv) {
+        if reply.mv.is_pass() || self.game.play(reply.mv).is_err() {
+            let why = match self.game.rules().play(&self.game.state(), reply.mv) {
                 Err(e) => e.to_string(),
                 Ok(_) => "legal".into(),
             };
-            record.outcome = forfeit(
+            return Err(forfeited(
                 color,
                 Forfeit::Illegal,
                 format!("{} ({why})", reply.mv.to_uppercase()),
-            );
-            return record;
+            ));
         }
-        if let (Some(left), Some(clock)) = (remaining[i], clocks[i]) {
-            remaining[i] = Some(left.saturating_sub(elapsed) + clock.increment);
+        if let (Some(left), Some(clock)) = (self.remaining[i], self.clocks[i]) {
+            self.remaining[i] = Some(left.saturating_sub(elapsed) + clock.increment);
         }
-        record.moves.push((
+        self.record.moves.push((
             color,
             MoveItem {
                 mv: reply.mv,
@@ -438,6 +451,76 @@ pub(crate) fn play_game(setup: &GameSetup<'_>, players: [&mut dyn Player; 2]) ->
                 time: Some(elapsed.as_secs_f64()),
             },
         ));
+        Ok(())
+    }
+
+    /// How long to wait for a move the mover is `allotted`, and whether the game timeout
+    /// shortened the wait.
+    fn wait(&self, allotted: Option<Duration>) -> (Duration, bool) {
+        let mut wait = allotted.map_or(self.setup.move_timeout, |a| a + self.setup.margin);
+        let mut by_game_timeout = false;
+        if let Some(deadline) = self.game_deadline {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left < wait {
+                wait = left;
+                by_game_timeout = true;
+            }
+        }
+        (wait, by_game_timeout)
+    }
+}
+
+/// A loss by forfeit of `loser`.
+fn forfeited(loser: Color, reason: Forfeit, message: String) -> Outcome {
+    Outcome::Forfeited {
+        loser,
+        reason,
+        message,
+    }
+}
+
+/// What one move was allowed and took, for the message of a loss on time.
+struct MoveTime<'a> {
+    setup: &'a GameSetup<'a>,
+    /// The mover's clock before the move.
+    remaining: Option<Duration>,
+    /// The mover's time per move.
+    move_time: Option<Duration>,
+    /// Whether the game timeout set the wait.
+    by_game_timeout: bool,
+    /// How long the move took.
+    elapsed: Duration,
+}
+
+impl MoveTime<'_> {
+    /// The time spent against the time allowed; `answered`: whether a move came.
+    fn message(&self, answered: bool) -> String {
+        let setup = self.setup;
+        let elapsed = self.elapsed;
+        let spent = if answered {
+            format!("took {:.2} s", elapsed.as_secs_f64())
+        } else {
+            format!("no move after {:.2} s", elapsed.as_secs_f64())
+        };
+        if self.by_game_timeout {
+            let total = seconds_text(setup.game_timeout.unwrap_or_default());
+            return format!("{spent}: the game timeout ({total} s) ran out");
+        }
+        let margin = seconds_text(setup.margin);
+        match (self.remaining, self.move_time) {
+            (Some(left), _) => format!(
+                "{spent} with {:.2} s left on its clock (margin {margin} s)",
+                left.as_secs_f64()
+            ),
+            (None, Some(t)) => format!(
+                "{spent}, {} s per move (margin {margin} s)",
+                seconds_text(t)
+            ),
+            (None, None) => format!(
+                "{spent}: the move timeout is {} s",
+                seconds_text(setup.move_timeout)
+            ),
+        }
     }
 }
 
