@@ -410,15 +410,7 @@ pub fn play_match(
     config: &MatchConfig,
     on_game: &(dyn Fn(&GameRecord, &Progress) + Sync),
 ) -> Result<MatchReport, MatchError> {
-    if config.engines[0].name == config.engines[1].name {
-        return Err(MatchError::SameName(config.engines[0].name.clone()));
-    }
-    if config.openings.is_empty() {
-        return Err(MatchError::NoOpenings);
-    }
-    if config.concurrency == 0 {
-        return Err(MatchError::NoConcurrency);
-    }
+    check_config(config)?;
     let setups = [
         EngineSetup::prepare(&config.engines[0], &config.limit)?,
         EngineSetup::prepare(&config.engines[1], &config.limit)?,
@@ -458,28 +450,7 @@ pub fn play_match(
             let [a, b] = &mut players;
             let record = play_game(&setup, [a.as_mut(), b.as_mut()]);
             let mut state = shared.lock().unwrap_or_else(|p| p.into_inner());
-            state.tally.add(record.points_for(0));
-            if let Outcome::Forfeited { loser, reason, .. } = &record.outcome {
-                let engine = if *loser == Color::Black {
-                    record.black_engine
-                } else {
-                    1 - record.black_engine
-                };
-                state.forfeits[engine].add(*reason);
-            }
-            let llr = config.sprt.map(|s| s.llr(&state.tally));
-            if state.decision.is_none()
-                && let Some(decision) = config.sprt.and_then(|s| s.decide(&state.tally))
-            {
-                state.decision = Some((decision, state.tally.games()));
-                stop.store(true, Ordering::Relaxed);
-            }
-            let progress = Progress {
-                done: state.games.len() + 1,
-                total,
-                tally: state.tally,
-                llr,
-            };
+            let progress = state.count(&record, config.sprt, total, &stop);
             on_game(&record, &progress);
             state.games.push(record);
         }
@@ -492,30 +463,91 @@ pub fn play_match(
             scope.spawn(worker);
         }
     });
-    let mut state = shared.into_inner().unwrap_or_else(|p| p.into_inner());
-    state.games.sort_by_key(|g| g.index);
-    let sprt = config.sprt.map(|test| {
-        let (lower, upper) = test.bounds();
-        SprtState {
-            test,
-            llr: test.llr(&state.tally),
-            lower,
-            upper,
-            decision: state.decision.map(|d| d.0),
-            decided_after: state.decision.map(|d| d.1),
+    let state = shared.into_inner().unwrap_or_else(|p| p.into_inner());
+    Ok(state.report(config, names, limits, total, begin))
+}
+
+/// The checks of a match's configuration before any engine is prepared.
+fn check_config(config: &MatchConfig) -> Result<(), MatchError> {
+    if config.engines[0].name == config.engines[1].name {
+        return Err(MatchError::SameName(config.engines[0].name.clone()));
+    }
+    if config.openings.is_empty() {
+        return Err(MatchError::NoOpenings);
+    }
+    if config.concurrency == 0 {
+        return Err(MatchError::NoConcurrency);
+    }
+    Ok(())
+}
+
+impl Shared {
+    /// Counts a finished game in the tally, the forfeits and the SPRT (setting `stop` when the
+    /// test decides): the progress with it, of `total` games.
+    fn count(
+        &mut self,
+        record: &GameRecord,
+        sprt: Option<Sprt>,
+        total: usize,
+        stop: &AtomicBool,
+    ) -> Progress {
+        self.tally.add(record.points_for(0));
+        if let Outcome::Forfeited { loser, reason, .. } = &record.outcome {
+            let engine = if *loser == Color::Black {
+                record.black_engine
+            } else {
+                1 - record.black_engine
+            };
+            self.forfeits[engine].add(*reason);
         }
-    });
-    Ok(MatchReport {
-        names: [names[0].to_string(), names[1].to_string()],
-        limits,
-        scheduled: total,
-        games: state.games,
-        tally: state.tally,
-        forfeits: state.forfeits,
-        sprt,
-        seed: config.random_seed,
-        elapsed: begin.elapsed(),
-    })
+        let llr = sprt.map(|s| s.llr(&self.tally));
+        if self.decision.is_none()
+            && let Some(decision) = sprt.and_then(|s| s.decide(&self.tally))
+        {
+            self.decision = Some((decision, self.tally.games()));
+            stop.store(true, Ordering::Relaxed);
+        }
+        Progress {
+            done: self.games.len() + 1,
+            total,
+            tally: self.tally,
+            llr,
+        }
+    }
+
+    /// The report of the match once every worker is done (games in schedule order).
+    fn report(
+        mut self,
+        config: &MatchConfig,
+        names: [&str; 2],
+        limits: [Limit; 2],
+        total: usize,
+        begin: Instant,
+    ) -> MatchReport {
+        self.games.sort_by_key(|g| g.index);
+        let sprt = config.sprt.map(|test| {
+            let (lower, upper) = test.bounds();
+            SprtState {
+                test,
+                llr: test.llr(&self.tally),
+                lower,
+                upper,
+                decision: self.decision.map(|d| d.0),
+                decided_after: self.decision.map(|d| d.1),
+            }
+        });
+        MatchReport {
+            names: [names[0].to_string(), names[1].to_string()],
+            limits,
+            scheduled: total,
+            games: self.games,
+            tally: self.tally,
+            forfeits: self.forfeits,
+            sprt,
+            seed: config.random_seed,
+            elapsed: begin.elapsed(),
+        }
+    }
 }
 
 /// The JSON summary of a match.
@@ -635,6 +667,18 @@ pub fn summary(report: &MatchReport) -> Summary {
 
 /// The summary as text.
 pub fn summary_text(report: &MatchReport, config: &MatchConfig) -> String {
+    let mut s = summary_header(report, config);
+    s.push_str(&score_lines(report));
+    s.push_str(&forfeit_count_lines(report));
+    if let Some(sprt) = &report.sprt {
+        s.push_str(&sprt_line(sprt));
+    }
+    s.push_str(&forfeit_lines(report));
+    s
+}
+
+/// The summary's first line: the engines, their limits, the games and the openings.
+fn summary_header(report: &MatchReport, config: &MatchConfig) -> String {
     let [a, b] = &report.names;
     let t = report.tally;
     let mut s = String::new();
@@ -651,6 +695,14 @@ pub fn summary_text(report: &MatchReport, config: &MatchConfig) -> String {
         config.openings_source,
         report.elapsed.as_secs_f64()
     ));
+    s
+}
+
+/// The score, the Elo difference, the average disc difference and the wins by colour.
+fn score_lines(report: &MatchReport) -> String {
+    let [a, _] = &report.names;
+    let t = report.tally;
+    let mut s = String::new();
     let count = |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     s.push_str(&format!(
         "Score of {a}: {}, {}, {}",
@@ -679,6 +731,13 @@ pub fn summary_text(report: &MatchReport, config: &MatchConfig) -> String {
     s.push_str(&format!(
         "Black won {black}, White won {white}, {draws} drawn\n"
     ));
+    s
+}
+
+/// Each engine's losses on time, crashes, protocol errors, illegal moves and resignations.
+fn forfeit_count_lines(report: &MatchReport) -> String {
+    let [a, b] = &report.names;
+    let mut s = String::new();
     let f = &report.forfeits;
     s.push_str(&format!(
         "Losses on time: {a} {}, {b} {}\n",
@@ -694,23 +753,31 @@ pub fn summary_text(report: &MatchReport, config: &MatchConfig) -> String {
             f[0].resign, f[1].resign
         ));
     }
-    if let Some(sprt) = &report.sprt {
-        let verdict = match (sprt.decision, sprt.decided_after) {
-            (Some(SprtDecision::H1), Some(n)) => format!("H1 accepted after {n} games"),
-            (Some(SprtDecision::H0), Some(n)) => format!("H0 accepted after {n} games"),
-            _ => "no decision".into(),
-        };
-        s.push_str(&format!(
-            "SPRT elo0 {} elo1 {} alpha {} beta {}: LLR {:.2} in ({:.2}, {:.2}), {verdict}\n",
-            sprt.test.elo0,
-            sprt.test.elo1,
-            sprt.test.alpha,
-            sprt.test.beta,
-            sprt.llr,
-            sprt.lower,
-            sprt.upper
-        ));
-    }
+    s
+}
+
+/// The SPRT's bounds, log-likelihood ratio and verdict.
+fn sprt_line(sprt: &SprtState) -> String {
+    let verdict = match (sprt.decision, sprt.decided_after) {
+        (Some(SprtDecision::H1), Some(n)) => format!("H1 accepted after {n} games"),
+        (Some(SprtDecision::H0), Some(n)) => format!("H0 accepted after {n} games"),
+        _ => "no decision".into(),
+    };
+    format!(
+        "SPRT elo0 {} elo1 {} alpha {} beta {}: LLR {:.2} in ({:.2}, {:.2}), {verdict}\n",
+        sprt.test.elo0,
+        sprt.test.elo1,
+        sprt.test.alpha,
+        sprt.test.beta,
+        sprt.llr,
+        sprt.lower,
+        sprt.upper
+    )
+}
+
+/// The forfeited games (the first 20), with who lost and why.
+fn forfeit_lines(report: &MatchReport) -> String {
+    let mut s = String::new();
     let forfeited: Vec<&GameRecord> = report
         .games
         .iter()
