@@ -200,6 +200,19 @@ pub fn standings(
     byes: &[Bye],
     rounds: u32,
 ) -> Result<Vec<Standing>, StandingsError> {
+    check_results(players, games, withdrawn, byes)?;
+    let mut table = count_results(players, games, withdrawn, byes);
+    set_brightwell(&mut table, games, withdrawn, byes, rounds);
+    Ok(table)
+}
+
+/// The errors of [`standings`]: players out of range, self-play, too many discs, bad byes.
+fn check_results(
+    players: usize,
+    games: &[GameResult],
+    withdrawn: &BTreeSet<usize>,
+    byes: &[Bye],
+) -> Result<(), StandingsError> {
     for g in games {
         if g.black >= players || g.white >= players {
             return Err(StandingsError::UnknownPlayer {
@@ -237,6 +250,17 @@ pub fn standings(
     if let Some(&player) = withdrawn.iter().find(|&&w| w >= players) {
         return Err(StandingsError::UnknownWithdrawn { player, players });
     }
+    Ok(())
+}
+
+/// Each player's games, wins, draws, losses, points (byes included) and discs, without the
+/// Brightwell quotient.
+fn count_results(
+    players: usize,
+    games: &[GameResult],
+    withdrawn: &BTreeSet<usize>,
+    byes: &[Bye],
+) -> Vec<Standing> {
     let mut table: Vec<Standing> = (0..players)
         .map(|player| Standing {
             player,
@@ -274,10 +298,21 @@ pub fn standings(
     for b in byes {
         table[b.player].points += b.points;
     }
+    table
+}
+
+/// Sets each player's Brightwell quotient from the counted `table`'s points.
+fn set_brightwell(
+    table: &mut [Standing],
+    games: &[GameResult],
+    withdrawn: &BTreeSet<usize>,
+    byes: &[Bye],
+    rounds: u32,
+) {
     let c = f64::from(brightwell_constant(rounds));
     let half_board = f64::from(SQUARES / 2);
     let points: Vec<f64> = table.iter().map(|s| s.points).collect();
-    let mut quotient = vec![0.0; players];
+    let mut quotient = vec![0.0; table.len()];
     for g in games {
         for (me, mine, opponent) in [
             (g.black, g.black_discs, g.white),
@@ -296,7 +331,6 @@ pub fn standings(
     for (s, q) in table.iter_mut().zip(quotient) {
         s.brightwell = q;
     }
-    Ok(table)
 }
 
 /// The standings in rank order: points, then Brightwell quotient (both highest first), then
