@@ -9,8 +9,8 @@ use super::args::{
     problem_text, pv_text, rate, table_header,
 };
 use crate::engine::{Engine, EngineOptions};
-use crate::search::endgame::SolveMode;
-use crate::solve::{SolveReport, check, read_problems};
+use crate::search::endgame::{Solution, SolveMode};
+use crate::solve::{Problem, ProblemError, SolveReport, check, read_problems};
 
 /// One solved position as a JSON object.
 #[derive(Serialize)]
@@ -85,35 +85,20 @@ pub fn run(args: &SolveArgs) -> Result<(), CliError> {
         ..EngineOptions::default()
     })?;
     let problems = read_problems(&text, rules);
-    // Refuse a position beyond the limit before any work (a transcript pasted as a position
-    // would start a solve that never ends).
-    for problem in &problems {
-        if let Ok((problem, rules, state)) = problem_state(problem, rules_args) {
-            let empties = rules.empty_count(&state.board());
-            if empties > max_empties {
-                return Err(format!(
-                    "line {}: {empties} empty squares, more than --max-empties {max_empties}; an exact solve that deep does not end in practice (raise --max-empties to try)",
-                    problem.line
-                )
-                .into());
-            }
-        }
-    }
+    check_max_empties(&problems, rules_args, max_empties)?;
     let positions = problem_positions(&problems, rules_args);
     let mode_name = if wld { "wld" } else { "exact" };
     let work = format!("solve {mode_name} {rules}");
     let mut shard = args.batch.start(&work, &positions)?;
     // A position done before that disagreed with its annotation still fails the run.
-    let mut failures = shard
-        .done
-        .iter()
-        .filter(|r| r.get("ok") == Some(&serde_json::Value::Bool(false)))
-        .count();
-    let mut bad_lines = 0usize;
-    let mut checked = 0usize;
-    let mut solved = 0usize;
-    let mut total_nodes = 0u64;
-    let mut total_secs = 0.0f64;
+    let mut totals = Totals {
+        failures: shard
+            .done
+            .iter()
+            .filter(|r| r.get("ok") == Some(&serde_json::Value::Bool(false)))
+            .count(),
+        ..Totals::default()
+    };
     let progress = positions_bar(shard.count());
     let mut out = std::io::stdout().lock();
     if !json {
@@ -127,7 +112,7 @@ pub fn run(args: &SolveArgs) -> Result<(), CliError> {
         let (problem, rules, state) = match problem_state(problem, rules_args) {
             Ok(p) => p,
             Err(e) => {
-                bad_lines += 1;
+                totals.bad_lines += 1;
                 if let Some(bar) = &progress {
                     bar.inc(1);
                 }
@@ -139,81 +124,168 @@ pub fn run(args: &SolveArgs) -> Result<(), CliError> {
         let empties = rules.empty_count(&board);
         let SolveReport { solution, elapsed } = engine.solve(rules, &state, mode)?;
         let secs = elapsed.as_secs_f64();
-        solved += 1;
-        total_nodes += solution.nodes;
-        total_secs += secs;
-        let ok = check(&problem.entry, &solution, mode);
-        if let Some(ok) = ok {
-            checked += 1;
-            if !ok {
-                failures += 1;
-            }
-        }
-        let expected = problem.entry.best_score();
-        let best_move = solution
-            .pv
-            .first()
-            .map_or("--".to_string(), |m| m.to_string());
-        let row = JsonRow {
-            index,
-            line: problem.line,
-            empties,
-            best_move: best_move.clone(),
-            score: solution.score,
-            nodes: solution.nodes,
-            time_ms: (secs * 1e6).round() / 1e3,
-            pv: solution.pv.iter().map(|m| m.to_string()).collect(),
-            expected_score: expected,
-            ok,
-            mode: mode_name,
-        };
+        let ok = totals.count(problem, &solution, mode, secs);
+        let row = solution_row(index, problem, empties, &solution, secs, ok, mode_name);
         if let Some(position) = &positions[ordinal] {
             shard.record(ordinal, position, &row)?;
         }
-        if json {
-            writeln!(out, "{}", serde_json::to_string(&row)?)?;
-        } else {
-            let expected_text = match (expected, ok) {
-                (Some(e), Some(true)) => format!("{e:+} ok"),
-                (Some(e), _) => format!("{e:+} FAIL"),
-                (None, _) => "-".into(),
-            };
-            writeln!(
-                out,
-                "{:>4} {:>7} {:>4} {:>+5} {:>9} {:>14} {:>8.3} s {:>10}  {}",
-                index,
-                empties,
-                best_move,
-                solution.score,
-                expected_text,
-                solution.nodes,
-                secs,
-                rate(solution.nodes, secs),
-                pv_text(&solution.pv, problem.entry.position.to_move)
-            )?;
-        }
+        write_row(&mut out, json, &row, &solution, secs, problem)?;
         out.flush()?;
         if let Some(bar) = &progress {
             bar.inc(1);
-            bar.set_message(format!("{total_nodes} nodes"));
+            bar.set_message(format!("{} nodes", totals.total_nodes));
         }
     }
     if let Some(bar) = progress {
         bar.finish_and_clear();
     }
-    if !json {
+    totals.finish(&mut out, json)
+}
+
+/// Refuses a position beyond `--max-empties` before any work (a transcript pasted as a
+/// position would start a solve that never ends).
+fn check_max_empties(
+    problems: &[Result<Problem, ProblemError>],
+    rules_args: &RulesArgs,
+    max_empties: u32,
+) -> Result<(), CliError> {
+    for problem in problems {
+        if let Ok((problem, rules, state)) = problem_state(problem, rules_args) {
+            let empties = rules.empty_count(&state.board());
+            if empties > max_empties {
+                return Err(format!(
+                    "line {}: {empties} empty squares, more than --max-empties {max_empties}; an exact solve that deep does not end in practice (raise --max-empties to try)",
+                    problem.line
+                )
+                .into());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// What the run solved and checked so far.
+#[derive(Default)]
+struct Totals {
+    failures: usize,
+    bad_lines: usize,
+    checked: usize,
+    solved: usize,
+    total_nodes: u64,
+    total_secs: f64,
+}
+
+impl Totals {
+    /// Counts a solved position (`secs`: its time) and checks it against its annotation:
+    /// whether it agrees, when annotated.
+    fn count(
+        &mut self,
+        problem: &Problem,
+        solution: &Solution,
+        mode: SolveMode,
+        secs: f64,
+    ) -> Option<bool> {
+        self.solved += 1;
+        self.total_nodes += solution.nodes;
+        self.total_secs += secs;
+        let ok = check(&problem.entry, solution, mode);
+        if let Some(ok) = ok {
+            self.checked += 1;
+            if !ok {
+                self.failures += 1;
+            }
+        }
+        ok
+    }
+
+    /// Writes the total line (without `--json`), and fails the run on a disagreement or an
+    /// unreadable line.
+    fn finish(&self, out: &mut impl Write, json: bool) -> Result<(), CliError> {
+        let Totals {
+            failures,
+            bad_lines,
+            checked,
+            solved,
+            total_nodes,
+            total_secs,
+        } = *self;
+        if !json {
+            writeln!(
+                out,
+                "total: {solved} solved, {} of {checked} annotated scores agree, {total_nodes} nodes, {total_secs:.3} s, {} nodes/s",
+                checked - failures,
+                rate(total_nodes, total_secs)
+            )?;
+        }
+        if failures > 0 || bad_lines > 0 {
+            return Err(format!(
+                "{failures} position(s) disagree with their annotations, {bad_lines} line(s) could not be read"
+            )
+            .into());
+        }
+        Ok(())
+    }
+}
+
+/// The JSON row of one solved position.
+fn solution_row<'a>(
+    index: usize,
+    problem: &Problem,
+    empties: u32,
+    solution: &Solution,
+    secs: f64,
+    ok: Option<bool>,
+    mode: &'a str,
+) -> JsonRow<'a> {
+    let best_move = solution
+        .pv
+        .first()
+        .map_or("--".to_string(), |m| m.to_string());
+    JsonRow {
+        index,
+        line: problem.line,
+        empties,
+        best_move,
+        score: solution.score,
+        nodes: solution.nodes,
+        time_ms: (secs * 1e6).round() / 1e3,
+        pv: solution.pv.iter().map(|m| m.to_string()).collect(),
+        expected_score: problem.entry.best_score(),
+        ok,
+        mode,
+    }
+}
+
+/// Writes one position's result: its JSON line, or its table row with the expected score.
+fn write_row(
+    out: &mut impl Write,
+    json: bool,
+    row: &JsonRow,
+    solution: &Solution,
+    secs: f64,
+    problem: &Problem,
+) -> Result<(), CliError> {
+    if json {
+        writeln!(out, "{}", serde_json::to_string(row)?)?;
+    } else {
+        let expected_text = match (row.expected_score, row.ok) {
+            (Some(e), Some(true)) => format!("{e:+} ok"),
+            (Some(e), _) => format!("{e:+} FAIL"),
+            (None, _) => "-".into(),
+        };
         writeln!(
             out,
-            "total: {solved} solved, {} of {checked} annotated scores agree, {total_nodes} nodes, {total_secs:.3} s, {} nodes/s",
-            checked - failures,
-            rate(total_nodes, total_secs)
+            "{:>4} {:>7} {:>4} {:>+5} {:>9} {:>14} {:>8.3} s {:>10}  {}",
+            row.index,
+            row.empties,
+            row.best_move,
+            solution.score,
+            expected_text,
+            solution.nodes,
+            secs,
+            rate(solution.nodes, secs),
+            pv_text(&solution.pv, problem.entry.position.to_move)
         )?;
-    }
-    if failures > 0 || bad_lines > 0 {
-        return Err(format!(
-            "{failures} position(s) disagree with their annotations, {bad_lines} line(s) could not be read"
-        )
-        .into());
     }
     Ok(())
 }
