@@ -9,7 +9,7 @@ use super::args::{
     BatchArgs, CliError, EvalArg, RulesArgs, SearchArgs, positions_bar, problem_positions,
     problem_state, problem_text, pv_text, rate, seconds_arg, selectivity_arg, table_header,
 };
-use crate::board::{Rules, State};
+use crate::board::{Color, Rules, State};
 use crate::engine::{Engine, EngineOptions, SearchRequest};
 use crate::search::{Bound, Limits, ProbCutLevel, SearchResult};
 use crate::solve::read_problems;
@@ -101,12 +101,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
     engine.set_evaluator(eval);
     let problems = read_problems(&text, rules);
     let positions = problem_positions(&problems, rules_args);
-    let limit = match (depth, time) {
-        (Some(d), _) => format!("depth {d}"),
-        (None, t) => format!("time {}", t.unwrap_or_default()),
-    };
-    let eval_name = args.eval.eval.as_deref().unwrap_or("embedded");
-    let work = format!("analyze {limit} selectivity {selectivity} eval {eval_name} {rules}");
+    let work = work_text(args, selectivity, &rules);
     let mut shard = args.batch.start(&work, &positions)?;
     let progress = positions_bar(shard.count());
     let mut out = std::io::stdout().lock();
@@ -133,54 +128,16 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
             engine.set_rules(rules)?;
         }
         let position = state.position;
-        let board = position.board;
-        let empties = rules.empty_count(&board);
-        let result = if depth == Some(0) {
-            static_result(&engine, &rules, &state)
-        } else {
-            engine.clear_hash();
-            engine.search(&SearchRequest::analyze(limits).state(state), &mut |_| {})
-        };
+        let empties = rules.empty_count(&position.board);
+        let result = search_position(&mut engine, &rules, state, depth, limits);
         total_nodes += result.nodes;
         total_secs += result.time.as_secs_f64();
         let index = ordinal + first_index;
-        let best_move = match result.pv.first() {
-            Some(m) if depth != Some(0) => m.to_string(),
-            _ => "--".to_string(),
-        };
-        let row = JsonRow {
-            index,
-            line: problem.line,
-            empties,
-            best_move: best_move.clone(),
-            score: result.score,
-            depth: result.depth,
-            selectivity: result.selectivity.percent(),
-            bound: bound_name(result.bound),
-            nodes: result.nodes,
-            time_ms: (result.time.as_secs_f64() * 1e6).round() / 1e3,
-            pv: result.pv.iter().map(|m| m.to_string()).collect(),
-        };
+        let row = analysis_row(index, problem.line, empties, depth, &result);
         if let Some(position) = &positions[ordinal] {
             shard.record(ordinal, position, &row)?;
         }
-        if json {
-            writeln!(out, "{}", serde_json::to_string(&row)?)?;
-        } else {
-            writeln!(
-                out,
-                "{:>4} {:>7} {:>4} {:>+5} {:>9} {:>14} {:>8.3} s {:>10}  {}",
-                index,
-                empties,
-                best_move,
-                result.score,
-                result.depth_text(),
-                result.nodes,
-                result.time.as_secs_f64(),
-                rate(result.nodes, result.time.as_secs_f64()),
-                pv_text(&result.pv, position.to_move)
-            )?;
-        }
+        write_row(&mut out, json, &row, &result, position.to_move)?;
         out.flush()?;
     }
     if let Some(bar) = progress {
@@ -195,6 +152,87 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
     }
     if bad_lines > 0 {
         return Err(format!("{bad_lines} line(s) could not be read").into());
+    }
+    Ok(())
+}
+
+/// The settings that make a result, for `--out`: the limit, selectivity, evaluation and rules.
+fn work_text(args: &AnalyzeArgs, selectivity: u8, rules: &Rules) -> String {
+    let limit = match (args.depth, args.time) {
+        (Some(d), _) => format!("depth {d}"),
+        (None, t) => format!("time {}", t.unwrap_or_default()),
+    };
+    let eval_name = args.eval.eval.as_deref().unwrap_or("embedded");
+    format!("analyze {limit} selectivity {selectivity} eval {eval_name} {rules}")
+}
+
+/// The search of one position (the static evaluation at `--depth 0`).
+fn search_position(
+    engine: &mut Engine,
+    rules: &Rules,
+    state: State,
+    depth: Option<u32>,
+    limits: Limits,
+) -> SearchResult {
+    if depth == Some(0) {
+        static_result(engine, rules, &state)
+    } else {
+        engine.clear_hash();
+        engine.search(&SearchRequest::analyze(limits).state(state), &mut |_| {})
+    }
+}
+
+/// The JSON row of one analysed position (no move at `--depth 0`).
+fn analysis_row(
+    index: usize,
+    line: usize,
+    empties: u32,
+    depth: Option<u32>,
+    result: &SearchResult,
+) -> JsonRow {
+    let best_move = match result.pv.first() {
+        Some(m) if depth != Some(0) => m.to_string(),
+        _ => "--".to_string(),
+    };
+    JsonRow {
+        index,
+        line,
+        empties,
+        best_move,
+        score: result.score,
+        depth: result.depth,
+        selectivity: result.selectivity.percent(),
+        bound: bound_name(result.bound),
+        nodes: result.nodes,
+        time_ms: (result.time.as_secs_f64() * 1e6).round() / 1e3,
+        pv: result.pv.iter().map(|m| m.to_string()).collect(),
+    }
+}
+
+/// Writes one position's result: its JSON line, or its table row (`to_move` colours the PV).
+fn write_row(
+    out: &mut impl Write,
+    json: bool,
+    row: &JsonRow,
+    result: &SearchResult,
+    to_move: Color,
+) -> Result<(), CliError> {
+    if json {
+        writeln!(out, "{}", serde_json::to_string(row)?)?;
+    } else {
+        writeln!(
+            out,
+            "{:>4} {:>7} {:>4} {:>+5} {:>9} {:>14} {:>8.3} s {:>10}  {}",
+            row.index,
+            row.empties,
+            row.best_move,
+            result.score,
+            result.depth_text(),
+            result.nodes,
+            result.time.as_secs_f64(),
+            rate(result.nodes, result.time.as_secs_f64()),
+            pv_text(&result.pv, to_move)
+        )?;
     }
     Ok(())
 }
