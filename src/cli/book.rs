@@ -179,50 +179,14 @@ pub fn run(command: BookCommand) -> Result<(), CliError> {
             max_games,
             threads: ThreadsArg { threads },
         } => {
-            let start = Instant::now();
-            check_output_dir(&out)?;
-            let mut book = Book::new();
-            let archives = read_archives(wthor.as_deref(), logistello.as_deref(), max_games)?;
-            let games: Vec<Game> = archives
-                .wthor
-                .iter()
-                .filter_map(|g| g.replay())
-                .chain(archives.logistello.iter().filter_map(|g| g.replay()))
-                .collect();
-            for game in &games {
-                book.add_line(game.start().board, game.moves(), plies, true);
-            }
-            let from_games = book.len();
-            let mut line_count = 0;
-            for file in &lines {
-                let text = crate::board::notation::read_text_file(std::path::Path::new(file))
-                    .map_err(|e| format!("cannot read {file}: {e}"))?;
-                for (i, line) in text.lines().enumerate() {
-                    let line = line.trim();
-                    if line.is_empty() || line.starts_with('%') || line.starts_with('#') {
-                        continue;
-                    }
-                    let game = Game::from_transcript(Rules::OTHELLO, Position::start(), line)
-                        .map_err(|e| format!("{file}:{}: {e}", i + 1))?;
-                    book.add_line(game.start().board, game.moves(), usize::MAX, false);
-                    line_count += 1;
-                }
-            }
-            eprintln!(
-                "{} games ({} plies each): {from_games} positions; {line_count} opening lines: {} more; evaluating at depth {depth} on {threads} threads",
-                games.len(),
+            let sources = BuildSources {
+                wthor: wthor.as_deref(),
+                logistello: logistello.as_deref(),
+                lines: &lines,
                 plies,
-                book.len() - from_games
-            );
-            let boards: Vec<Board> = book.iter().map(|(b, _)| *b).collect();
-            let bar = progress_bar(boards.len() as u64, "positions");
-            let options = EvalOptions { depth, threads };
-            build::evaluate(&mut book, &boards, &options, &leaf_engine, &|| bar.inc(1));
-            bar.finish_and_clear();
-            book.negamax();
-            save(&book, &out)?;
-            eprintln!("built in {:.0} s", start.elapsed().as_secs_f64());
-            Ok(())
+                max_games,
+            };
+            build_book(&out, &sources, &EvalOptions { depth, threads })
         }
         BookCommand::Deepen {
             file,
@@ -250,70 +214,161 @@ pub fn run(command: BookCommand) -> Result<(), CliError> {
             if !merge.is_empty() {
                 return deepen_merge(&file, out.as_deref().unwrap_or(&file), &merge, &options);
             }
-            let start = Instant::now();
-            check_output_dir(out.as_deref().unwrap_or(&file))?;
-            let mut book = open(&file)?;
-            let before = book.len();
-            let added = build::deepen(&mut book, &options, &eval, &deepen_search, &|n| {
-                eprintln!("deepen: {n} positions added")
-            });
-            eprintln!(
-                "{before} positions, {added} added in {:.0} s",
-                start.elapsed().as_secs_f64()
-            );
-            save(&book, out.as_deref().unwrap_or(&file))
+            deepen(&file, out.as_deref().unwrap_or(&file), &options, &eval)
         }
         BookCommand::Learn {
             file,
             transcript,
             out,
             depth,
-        } => {
-            let mut book = open(&file)?;
-            let game = Game::from_transcript(Rules::OTHELLO, Position::start(), &transcript)?;
-            let mut engine = crate::engine::Engine::new(crate::engine::EngineOptions::default())?;
-            let added = build::learn(
-                &mut book,
-                game.start().board,
-                game.moves(),
-                crate::engine::LEARN_PLIES,
-                &mut engine,
-                depth,
-            )
-            .ok_or("the searches were stopped")?;
-            eprintln!("{added} positions added");
-            save(&book, out.as_deref().unwrap_or(&file))
-        }
+        } => learn(&file, &transcript, out.as_deref().unwrap_or(&file), depth),
         BookCommand::Info { file } => info(&file),
         BookCommand::Probe { file, position } => probe(&file, &position.join(" ")),
-        BookCommand::Export { file, out } => {
-            let book = open(&file)?;
-            let text = book.to_text();
-            match out {
-                Some(path) => {
-                    std::fs::write(&path, text).map_err(|e| format!("cannot write {path}: {e}"))?
-                }
-                None => std::io::stdout().lock().write_all(text.as_bytes())?,
+        BookCommand::Export { file, out } => export(&file, out),
+        BookCommand::Import { input, out } => import(&input, &out),
+    }
+}
+
+/// Where `book build` takes its positions from.
+struct BuildSources<'a> {
+    /// A directory of WTHOR files (or one file).
+    wthor: Option<&'a str>,
+    /// Logistello's game archive.
+    logistello: Option<&'a str>,
+    /// Files of opening lines.
+    lines: &'a [String],
+    /// Plies of each archive game to add.
+    plies: usize,
+    /// At most this many games from each archive.
+    max_games: Option<usize>,
+}
+
+/// `book build`: adds the archives' first plies and the opening lines, evaluates every
+/// position, negamaxes and writes the book to `out`.
+fn build_book(out: &str, sources: &BuildSources, eval: &EvalOptions) -> Result<(), CliError> {
+    let start = Instant::now();
+    check_output_dir(out)?;
+    let mut book = Book::new();
+    let archives = read_archives(sources.wthor, sources.logistello, sources.max_games)?;
+    let games: Vec<Game> = archives
+        .wthor
+        .iter()
+        .filter_map(|g| g.replay())
+        .chain(archives.logistello.iter().filter_map(|g| g.replay()))
+        .collect();
+    for game in &games {
+        book.add_line(game.start().board, game.moves(), sources.plies, true);
+    }
+    let from_games = book.len();
+    let line_count = add_opening_lines(&mut book, sources.lines)?;
+    eprintln!(
+        "{} games ({} plies each): {from_games} positions; {line_count} opening lines: {} more; evaluating at depth {} on {} threads",
+        games.len(),
+        sources.plies,
+        book.len() - from_games,
+        eval.depth,
+        eval.threads
+    );
+    let boards: Vec<Board> = book.iter().map(|(b, _)| *b).collect();
+    let bar = progress_bar(boards.len() as u64, "positions");
+    build::evaluate(&mut book, &boards, eval, &leaf_engine, &|| bar.inc(1));
+    bar.finish_and_clear();
+    book.negamax();
+    save(&book, out)?;
+    eprintln!("built in {:.0} s", start.elapsed().as_secs_f64());
+    Ok(())
+}
+
+/// Adds every line of the opening-line `files` whole (blank, `%` and `#` lines skipped): how
+/// many lines.
+fn add_opening_lines(book: &mut Book, files: &[String]) -> Result<usize, CliError> {
+    let mut line_count = 0;
+    for file in files {
+        let text = crate::board::notation::read_text_file(std::path::Path::new(file))
+            .map_err(|e| format!("cannot read {file}: {e}"))?;
+        for (i, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('%') || line.starts_with('#') {
+                continue;
             }
-            Ok(())
-        }
-        BookCommand::Import { input, out } => {
-            let bytes = std::fs::read(&input).map_err(|e| format!("cannot read {input}: {e}"))?;
-            let mut book = Book::new();
-            let n = if bytes.starts_with(&0x4544_4158u32.to_le_bytes()) {
-                book.import_edax(&bytes)
-            } else {
-                book.import_text(&String::from_utf8_lossy(&bytes))
-            }
-            .map_err(|e| format!("{input}: {e}"))?;
-            if n == 0 {
-                return Err(format!("{input}: no book positions in it").into());
-            }
-            book.negamax();
-            eprintln!("{input}: {n} positions read");
-            save(&book, &out)
+            let game = Game::from_transcript(Rules::OTHELLO, Position::start(), line)
+                .map_err(|e| format!("{file}:{}: {e}", i + 1))?;
+            book.add_line(game.start().board, game.moves(), usize::MAX, false);
+            line_count += 1;
         }
     }
+    Ok(line_count)
+}
+
+/// `book deepen` without `--shard` or `--merge`: deepens the book `file` round after round
+/// and writes it to `out`.
+fn deepen(
+    file: &str,
+    out: &str,
+    options: &DeepenOptions,
+    eval: &EvalOptions,
+) -> Result<(), CliError> {
+    let start = Instant::now();
+    check_output_dir(out)?;
+    let mut book = open(file)?;
+    let before = book.len();
+    let added = build::deepen(&mut book, options, eval, &deepen_search, &|n| {
+        eprintln!("deepen: {n} positions added")
+    });
+    eprintln!(
+        "{before} positions, {added} added in {:.0} s",
+        start.elapsed().as_secs_f64()
+    );
+    save(&book, out)
+}
+
+/// `book learn`: adds a played game to the book `file` and writes it to `out`.
+fn learn(file: &str, transcript: &str, out: &str, depth: u32) -> Result<(), CliError> {
+    let mut book = open(file)?;
+    let game = Game::from_transcript(Rules::OTHELLO, Position::start(), transcript)?;
+    let mut engine = crate::engine::Engine::new(crate::engine::EngineOptions::default())?;
+    let added = build::learn(
+        &mut book,
+        game.start().board,
+        game.moves(),
+        crate::engine::LEARN_PLIES,
+        &mut engine,
+        depth,
+    )
+    .ok_or("the searches were stopped")?;
+    eprintln!("{added} positions added");
+    save(&book, out)
+}
+
+/// `book export`: the book as text, to `out` or stdout.
+fn export(file: &str, out: Option<String>) -> Result<(), CliError> {
+    let book = open(file)?;
+    let text = book.to_text();
+    match out {
+        Some(path) => {
+            std::fs::write(&path, text).map_err(|e| format!("cannot write {path}: {e}"))?
+        }
+        None => std::io::stdout().lock().write_all(text.as_bytes())?,
+    }
+    Ok(())
+}
+
+/// `book import`: reads a text book or an Edax `book.dat` and writes an Iago book to `out`.
+fn import(input: &str, out: &str) -> Result<(), CliError> {
+    let bytes = std::fs::read(input).map_err(|e| format!("cannot read {input}: {e}"))?;
+    let mut book = Book::new();
+    let n = if bytes.starts_with(&0x4544_4158u32.to_le_bytes()) {
+        book.import_edax(&bytes)
+    } else {
+        book.import_text(&String::from_utf8_lossy(&bytes))
+    }
+    .map_err(|e| format!("{input}: {e}"))?;
+    if n == 0 {
+        return Err(format!("{input}: no book positions in it").into());
+    }
+    book.negamax();
+    eprintln!("{input}: {n} positions read");
+    save(&book, out)
 }
 
 /// `book deepen --shard`: searches a shard's positions of the round computed from `file`,
