@@ -8,7 +8,10 @@ use std::time::Instant;
 
 use super::args::{CliError, ThreadsArg, check_output_dir, read_archives};
 use crate::batch::Shard;
-use crate::train::evaluation::{self, SolvedCache, TrainOptions};
+use crate::train::chunk::Record;
+use crate::train::evaluation::{
+    self, ExactReport, LabelledGame, SolvedCache, StageReport, TrainOptions,
+};
 
 /// The options of `iago train`.
 #[derive(clap::Args, Debug)]
@@ -201,14 +204,77 @@ pub fn run(args: &TrainArgs) -> Result<(), CliError> {
         }
         _ => SolvedCache::default(),
     };
-    let mut save_error = None;
-    let mut save = |cache: &SolvedCache| {
-        let Some(path) = solved_path else { return };
+    let mut saver = CacheSaver {
+        path: solved_path,
+        error: None,
+    };
+    let training = read_training(args, &options)?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.threads.max(1))
+        .build()?;
+    if args.label_only {
+        let shard = args.shard.unwrap_or_default();
+        label_only(shard, &pool, &training, &options, &mut cache, &mut saver)?;
+        return saver.result();
+    }
+    let out_path = args
+        .out
+        .as_deref()
+        .ok_or("--out FILE is needed to write the weights")?;
+    let (eval, stages, exact) = pool.install(|| {
+        evaluation::train(
+            &training.games,
+            &training.data,
+            &options,
+            &mut cache,
+            &mut |line| eprintln!("[train] {line}"),
+            &mut |cache| saver.save(cache),
+        )
+    });
+    std::fs::write(out_path, eval.to_bytes())
+        .map_err(|e| format!("cannot write {out_path}: {e}"))?;
+    print_training(&stages, &exact, out_path, start)?;
+    saver.result()
+}
+
+/// Writes the solved positions to the --solved file whenever the training asks, keeping the
+/// first failure for the end of the run.
+struct CacheSaver<'a> {
+    /// The --solved file, if any.
+    path: Option<&'a str>,
+    /// Why a write failed.
+    error: Option<String>,
+}
+
+impl CacheSaver<'_> {
+    /// Writes `cache` to the --solved file, if there is one.
+    fn save(&mut self, cache: &SolvedCache) {
+        let Some(path) = self.path else { return };
         match std::fs::write(path, cache.to_bytes()) {
             Ok(()) => eprintln!("[train] {} solved positions written to {path}", cache.len()),
-            Err(e) => save_error = Some(format!("cannot write {path}: {e}")),
+            Err(e) => self.error = Some(format!("cannot write {path}: {e}")),
         }
-    };
+    }
+
+    /// The run's end: an error if a write failed.
+    fn result(self) -> Result<(), CliError> {
+        match self.error {
+            Some(e) => Err(e.into()),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The games and self-play records a run trains or labels on.
+struct Training {
+    /// WTHOR games, then Logistello's.
+    games: Vec<LabelledGame>,
+    /// Self-play records of `--data`.
+    data: Vec<Record>,
+}
+
+/// Reads the archives and the self-play data, saying what was read.
+fn read_training(args: &TrainArgs, options: &TrainOptions) -> Result<Training, CliError> {
     let archives = read_archives(
         args.wthor.as_deref(),
         args.logistello.as_deref(),
@@ -232,73 +298,69 @@ pub fn run(args: &TrainArgs) -> Result<(), CliError> {
         games.len() - wthor_count,
         options.validation_years
     );
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.threads.max(1))
-        .build()?;
-    if args.label_only {
-        let shard = args.shard.unwrap_or_default();
-        let report = pool.install(|| {
-            evaluation::label_shard(
-                &games,
-                &data,
-                &options,
-                shard,
-                &mut cache,
-                &mut |line| eprintln!("[train] {line}"),
-                &mut save,
-            )
-        });
-        if report.solved == 0 {
-            // The file exists even when the shard had nothing to solve: the merge reads it.
-            save(&cache);
-        }
-        let path = solved_path.unwrap_or("the --solved file");
-        let mut out = std::io::stdout().lock();
-        writeln!(
-            out,
-            "shard {shard}: {} of the {} positions listed are this shard's: {} solved now, {} were in {path}",
-            report.owned,
-            report.listed,
-            report.solved,
-            report.owned - report.solved
-        )?;
-        match report.pending {
-            Some(depth) => writeln!(
-                out,
-                "not finished: the positions to solve at {depth} empties depend on every shard's scores; merge the shards' files (--merge-solved), give each shard the merged file as its --solved file and run the shards again"
-            )?,
-            None => writeln!(
-                out,
-                "finished: merge the shards' files (--merge-solved), then train with the merged file as --solved"
-            )?,
-        }
-        return match save_error {
-            Some(e) => Err(e.into()),
-            None => Ok(()),
-        };
-    }
-    let out_path = args
-        .out
-        .as_deref()
-        .ok_or("--out FILE is needed to write the weights")?;
-    let (eval, stages, exact) = pool.install(|| {
-        evaluation::train(
-            &games,
-            &data,
-            &options,
-            &mut cache,
+    Ok(Training { games, data })
+}
+
+/// `--label-only`: solves the shard's positions into the cache and prints what is left to do.
+fn label_only(
+    shard: Shard,
+    pool: &rayon::ThreadPool,
+    training: &Training,
+    options: &TrainOptions,
+    cache: &mut SolvedCache,
+    saver: &mut CacheSaver,
+) -> Result<(), CliError> {
+    let report = pool.install(|| {
+        evaluation::label_shard(
+            &training.games,
+            &training.data,
+            options,
+            shard,
+            cache,
             &mut |line| eprintln!("[train] {line}"),
-            &mut save,
+            &mut |cache| saver.save(cache),
         )
     });
-    std::fs::write(out_path, eval.to_bytes())
-        .map_err(|e| format!("cannot write {out_path}: {e}"))?;
+    if report.solved == 0 {
+        // The file exists even when the shard had nothing to solve: the merge reads it.
+        saver.save(cache);
+    }
+    let path = saver.path.unwrap_or("the --solved file");
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "shard {shard}: {} of the {} positions listed are this shard's: {} solved now, {} were in {path}",
+        report.owned,
+        report.listed,
+        report.solved,
+        report.owned - report.solved
+    )?;
+    match report.pending {
+        Some(depth) => writeln!(
+            out,
+            "not finished: the positions to solve at {depth} empties depend on every shard's scores; merge the shards' files (--merge-solved), give each shard the merged file as its --solved file and run the shards again"
+        )?,
+        None => writeln!(
+            out,
+            "finished: merge the shards' files (--merge-solved), then train with the merged file as --solved"
+        )?,
+    }
+    Ok(())
+}
+
+/// Prints the table of the stages, the exact-score errors and the file written.
+fn print_training(
+    stages: &[StageReport],
+    exact: &ExactReport,
+    out_path: &str,
+    start: Instant,
+) -> Result<(), CliError> {
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
         "stage  empties  labels            train  train MAE  validation  valid MAE"
     )?;
-    for s in &stages {
+    for s in stages {
         writeln!(
             out,
             "{:>5}  {:>2}-{:>2}    {:<16} {:>7}  {:>9.2}  {:>10}  {:>9.2}",
@@ -326,8 +388,5 @@ pub fn run(args: &TrainArgs) -> Result<(), CliError> {
         "wrote {out_path} in {:.0} s",
         start.elapsed().as_secs_f64()
     )?;
-    match save_error {
-        Some(e) => Err(e.into()),
-        None => Ok(()),
-    }
+    Ok(())
 }
