@@ -35,7 +35,7 @@ pub use command::{COMMANDS, Command, Kind, ParseError};
 pub use response::Response;
 
 use super::{EngineSlot, Output, Settings};
-use crate::board::{Bitboard, Color, Game, Move, Rules, Square};
+use crate::board::{Bitboard, Color, Game, Move, Rules, Square, State};
 use crate::engine::{Engine, SearchRequest};
 use crate::search::time::duration_from_seconds;
 use crate::search::{Clock, Limits};
@@ -161,6 +161,67 @@ fn result_text(game: &Game) -> String {
     }
 }
 
+/// `undo`: takes back the moves of the last `play` or `genmove` (`history`'s last count).
+fn undo(engine: &mut Engine, history: &mut Vec<usize>) -> Result<String, CommandError> {
+    match history.pop() {
+        Some(count) => {
+            for _ in 0..count {
+                engine.undo();
+            }
+            Ok(String::new())
+        }
+        None => Err(CommandError::CannotUndo),
+    }
+}
+
+/// `showboard`: the grid (rows relabelled for a client counting from the bottom), the side to
+/// move and, with limited discs, the discs each side has left.
+fn board_text(rules: &Rules, state: &State, from_bottom: bool) -> String {
+    let grid = rules.grid(state, true);
+    let grid = if from_bottom {
+        relabel_rows(&grid, rules.size)
+    } else {
+        grid
+    };
+    let mut text = format!("\n{grid}\n{} to move", state.position.to_move);
+    if rules.discs_per_player.is_some() {
+        text.push_str(&format!(
+            "\ndiscs left: Black {}, White {}",
+            state.left_of(Color::Black),
+            state.left_of(Color::White)
+        ));
+    }
+    text
+}
+
+/// `final_score` and `gogui-rules_final_result`: the result of a finished game; before the
+/// end an error, or `unknown` for the latter (`rules_command`).
+fn final_result(game: &Game, rules_command: bool) -> Result<String, CommandError> {
+    if game.is_over() {
+        Ok(result_text(game))
+    } else if rules_command {
+        Ok("unknown".into())
+    } else {
+        Err(CommandError::NotOver)
+    }
+}
+
+/// `gogui-rules_legal_moves`: the side to move's moves as vertices, `pass`, or nothing at the
+/// end of the game.
+fn legal_moves_text(game: &Game, from_bottom: bool) -> String {
+    if game.is_over() {
+        String::new()
+    } else if game.must_pass() {
+        "pass".into()
+    } else {
+        Bitboard(game.legal_moves())
+            .iter()
+            .map(|s| vertex_text(Move::Play(s), game.rules().size, from_bottom))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
 impl Session {
     /// A session around `engine`, writing to `out`.
     pub fn new(engine: Engine, out: Output, settings: Settings) -> Session {
@@ -261,17 +322,7 @@ impl Session {
                 .any(|c| c.eq_ignore_ascii_case(&name))
                 .to_string()),
             Kind::ListCommands => Ok(COMMANDS.join("\n")),
-            Kind::BoardSize(size) => {
-                let Some(size) = Rules::SIZES.into_iter().find(|&s| u32::from(s) == size) else {
-                    return Some(Err(CommandError::NoSuchSize));
-                };
-                if size == rules.size {
-                    // Nothing changes (as before variants: Quarry sends `boardsize 8` first).
-                    return Some(Ok(String::new()));
-                }
-                self.set_rules(Rules { size, ..rules })
-                    .map_err(CommandError::Size)
-            }
+            Kind::BoardSize(size) => self.board_size(size, rules),
             Kind::ClearBoard => {
                 // A new game starts from an empty hash table, so that a game does not depend
                 // on the ones before it.
@@ -287,44 +338,12 @@ impl Session {
             }
             Kind::Genmove(color) => return self.genmove(color, id, true),
             Kind::RegGenmove(color) => return self.genmove(color, id, false),
-            Kind::Undo => match self.history.pop() {
-                Some(count) => {
-                    for _ in 0..count {
-                        engine.undo();
-                    }
-                    Ok(String::new())
-                }
-                None => Err(CommandError::CannotUndo),
-            },
+            Kind::Undo => undo(engine, &mut self.history),
             Kind::TimeSettings {
                 main,
                 byo_yomi,
                 stones,
-            } => {
-                let settings = TimeSettings {
-                    main: duration_from_seconds(main),
-                    byo_yomi: duration_from_seconds(byo_yomi),
-                    stones,
-                };
-                let unlimited = (!settings.byo_yomi.is_zero() && stones == 0)
-                    || (settings.main.is_zero() && settings.byo_yomi.is_zero());
-                let start = if unlimited {
-                    None
-                } else if settings.main.is_zero() {
-                    Some(ClockLeft {
-                        time: settings.byo_yomi,
-                        stones,
-                    })
-                } else {
-                    Some(ClockLeft {
-                        time: settings.main,
-                        stones: 0,
-                    })
-                };
-                self.time_settings = (!unlimited).then_some(settings);
-                *self.clocks.lock().expect("clock lock") = [start, start];
-                Ok(String::new())
-            }
+            } => self.set_time_settings(main, byo_yomi, stones),
             Kind::TimeLeft {
                 color,
                 time,
@@ -336,53 +355,15 @@ impl Session {
                 });
                 Ok(String::new())
             }
-            Kind::ShowBoard => {
-                let grid = rules.grid(&state, true);
-                let grid = if self.from_bottom {
-                    relabel_rows(&grid, rules.size)
-                } else {
-                    grid
-                };
-                let mut text = format!("\n{grid}\n{} to move", position.to_move);
-                if rules.discs_per_player.is_some() {
-                    text.push_str(&format!(
-                        "\ndiscs left: Black {}, White {}",
-                        state.left_of(Color::Black),
-                        state.left_of(Color::White)
-                    ));
-                }
-                Ok(text)
-            }
+            Kind::ShowBoard => Ok(board_text(&rules, &state, self.from_bottom)),
             Kind::FinalScore | Kind::RulesFinalResult => {
-                if game.is_over() {
-                    Ok(result_text(game))
-                } else if kind == Kind::RulesFinalResult {
-                    Ok("unknown".into())
-                } else {
-                    Err(CommandError::NotOver)
-                }
+                final_result(game, kind == Kind::RulesFinalResult)
             }
             Kind::ListGames => Ok(Rules::GAME_NAMES.join("\n")),
-            Kind::SetGame(name) => match game_rules(&name, rules.size) {
-                Ok(chosen) if chosen == rules => Ok(String::new()),
-                Ok(chosen) => self
-                    .set_rules(chosen)
-                    .map_err(|e| CommandError::Game(e.into())),
-                Err(e) => Err(CommandError::Game(e)),
-            },
+            Kind::SetGame(name) => self.set_game(&name, rules),
             Kind::RulesGameId => Ok(game_name(rules)),
             Kind::RulesBoardSize => Ok(rules.size.to_string()),
-            Kind::RulesLegalMoves => Ok(if game.is_over() {
-                String::new()
-            } else if game.must_pass() {
-                "pass".into()
-            } else {
-                Bitboard(game.legal_moves())
-                    .iter()
-                    .map(|s| vertex_text(Move::Play(s), rules.size, self.from_bottom))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            }),
+            Kind::RulesLegalMoves => Ok(legal_moves_text(game, self.from_bottom)),
             Kind::RulesSideToMove => Ok(match position.to_move {
                 Color::Black => "black".into(),
                 Color::White => "white".into(),
@@ -391,6 +372,62 @@ impl Session {
             Kind::Interrupt => Ok(String::new()),
             Kind::Quit => unreachable!("handled before"),
         })
+    }
+
+    /// `boardsize`: the rules at one of their sizes; the current size changes nothing.
+    fn board_size(&mut self, size: u32, rules: Rules) -> Result<String, CommandError> {
+        let Some(size) = Rules::SIZES.into_iter().find(|&s| u32::from(s) == size) else {
+            return Err(CommandError::NoSuchSize);
+        };
+        if size == rules.size {
+            // Nothing changes (as before variants: Quarry sends `boardsize 8` first).
+            return Ok(String::new());
+        }
+        self.set_rules(Rules { size, ..rules })
+            .map_err(CommandError::Size)
+    }
+
+    /// `time_settings`: the time control and both clocks at its start (none when unlimited).
+    fn set_time_settings(
+        &mut self,
+        main: f64,
+        byo_yomi: f64,
+        stones: u32,
+    ) -> Result<String, CommandError> {
+        let settings = TimeSettings {
+            main: duration_from_seconds(main),
+            byo_yomi: duration_from_seconds(byo_yomi),
+            stones,
+        };
+        let unlimited = (!settings.byo_yomi.is_zero() && stones == 0)
+            || (settings.main.is_zero() && settings.byo_yomi.is_zero());
+        let start = if unlimited {
+            None
+        } else if settings.main.is_zero() {
+            Some(ClockLeft {
+                time: settings.byo_yomi,
+                stones,
+            })
+        } else {
+            Some(ClockLeft {
+                time: settings.main,
+                stones: 0,
+            })
+        };
+        self.time_settings = (!unlimited).then_some(settings);
+        *self.clocks.lock().expect("clock lock") = [start, start];
+        Ok(String::new())
+    }
+
+    /// `set_game`: the named game at the current size; the current rules change nothing.
+    fn set_game(&mut self, name: &str, rules: Rules) -> Result<String, CommandError> {
+        match game_rules(name, rules.size) {
+            Ok(chosen) if chosen == rules => Ok(String::new()),
+            Ok(chosen) => self
+                .set_rules(chosen)
+                .map_err(|e| CommandError::Game(e.into())),
+            Err(e) => Err(CommandError::Game(e)),
+        }
     }
 
     /// Switches to `rules` (a new game, an empty hash table); unsupported rules change nothing.
