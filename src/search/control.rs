@@ -4,8 +4,7 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::time::Instant;
 
-/// How often (in calls of [`Control::should_stop`]) the clock is read.
-const POLL_INTERVAL: u32 = 256;
+use crate::search::params::POLL_INTERVAL;
 
 /// The stop conditions of one search thread. `Copy`: each parallel task carries its own.
 #[derive(Clone, Copy)]

@@ -11,7 +11,10 @@ use crate::search::SCORE_MAX;
 use crate::search::control::{self, Control};
 use crate::search::endgame::Stopped;
 use crate::search::midgame::Othello;
-use crate::search::params::{PRESEARCH_END_LEVELS, PRESEARCH_MIDGAME_LEVEL};
+use crate::search::params::{
+    HELPERS_MIN_DEPTH, HELPERS_MIN_THREADS, PRESEARCH_END_LEVELS, PRESEARCH_GAP,
+    PRESEARCH_MIDGAME_LEVEL, PRESEARCH_MIN_EMPTIES, THREADS_PER_HELPER,
+};
 use crate::search::probcut::ProbCutLevel;
 use crate::search::pvs::{Pvs, RootMove, SearchGame, principal_variation};
 use crate::search::time::TimePlan;
@@ -40,11 +43,165 @@ pub(crate) struct Think<'a> {
     pub observer: &'a mut (dyn FnMut(&SearchResult) + Send),
 }
 
+/// What an iteration searches: the midgame to a depth, or the end of the game (for the sign
+/// of the score first, or for the score).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Phase {
     Midgame(u32),
     WinLossDraw,
     Exact,
+}
+
+/// When the iterations of a search of `empties` empty squares go from the midgame to the
+/// exact solve, and when they end.
+struct Schedule {
+    empties: u32,
+    /// Deepest midgame iteration.
+    max_depth: u32,
+    /// The most empties solved exactly: depth × 3/2, like a level, so that a shallow game on a
+    /// long clock stays shallow.
+    solve_limit: u32,
+    threads: usize,
+}
+
+impl Schedule {
+    fn new(empties: u32, max_depth: Option<u32>, threads: usize) -> Schedule {
+        let max_depth = max_depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        Schedule {
+            empties,
+            max_depth,
+            solve_limit: max_depth + max_depth / 2,
+            threads,
+        }
+    }
+
+    /// The first iteration: the exact solve at once when a depth limit alone (no clock) covers
+    /// the empties, else the midgame from `first_depth`.
+    fn first(&self, first_depth: u32, plan: &TimePlan) -> Phase {
+        let exact_from = if plan.hard.is_none() {
+            self.solve_limit
+        } else {
+            0
+        };
+        if self.empties <= exact_from {
+            Phase::Exact
+        } else {
+            Phase::Midgame(first_depth.clamp(1, self.max_depth))
+        }
+    }
+
+    /// The depth, ProbCut level and bound of an iteration in `phase` (a midgame depth that
+    /// reaches the end of the game is the exact solve).
+    fn iteration(&self, phase: Phase, midgame_level: ProbCutLevel) -> (u32, ProbCutLevel, Bound) {
+        match phase {
+            Phase::Midgame(d) if d < self.empties => (d, midgame_level, Bound::Estimate),
+            Phase::Midgame(_) | Phase::Exact => (self.empties, ProbCutLevel::NONE, Bound::Exact),
+            Phase::WinLossDraw => (self.empties, ProbCutLevel::NONE, Bound::WinLossDraw),
+        }
+    }
+
+    /// The iteration after one in `phase` (not exact) has completed, or `None` to stop.
+    fn next<G: SearchGame>(&self, phase: Phase, plan: &TimePlan) -> Option<Phase> {
+        let now = Instant::now();
+        let left = plan.remaining(now).map(|d| d.as_secs_f64());
+        let exact_seconds = G::exact_seconds(self.empties, self.threads);
+        let solvable = self.empties <= self.solve_limit;
+        Some(match (phase, left, exact_seconds) {
+            (Phase::Exact, _, _) => return None,
+            // After a proven win/loss/draw, the rest of the time goes to the exact score.
+            (Phase::WinLossDraw, _, _) => Phase::Exact,
+            // With a clock: the exact solve once it fits in half the time left, a
+            // win/loss/draw solve first when only that fits (it costs about a third).
+            (_, Some(left), Some(exact)) if solvable && exact < left / 2.0 => Phase::Exact,
+            (_, Some(left), Some(exact)) if solvable && exact / 3.0 < left / 2.0 => {
+                Phase::WinLossDraw
+            }
+            (Phase::Midgame(d), _, _) if d >= self.max_depth || plan.past_soft(now) => {
+                return None;
+            }
+            (Phase::Midgame(d), _, _) => Phase::Midgame(d + 1),
+        })
+    }
+}
+
+/// The search of one position by one call of [`think`]: what its iterations share.
+struct Iterations<'a, G: SearchGame> {
+    tt: &'a TranspositionTable,
+    game: G,
+    /// The caller's stop flag and this search's deadline.
+    control: Control<'a>,
+    node: &'a G::Node,
+    schedule: Schedule,
+}
+
+impl<G: SearchGame> Iterations<'_, G> {
+    /// Searches `root` at `depth` plies and ProbCut `level` for a score of kind `bound`, the
+    /// aspiration window around `guess`: the score, the nodes, and whether it was stopped.
+    fn search(
+        &self,
+        root: &mut [RootMove<G::Move>],
+        (depth, level, bound): (u32, ProbCutLevel, Bound),
+        guess: Option<i32>,
+    ) -> (i32, u64, bool) {
+        let (tt, game, node, control) = (self.tt, self.game, self.node, self.control);
+        let mut search = Pvs::new(tt, game, control, true, level);
+        let mut helper_nodes = 0;
+        let score = if bound == Bound::WinLossDraw {
+            search.root(node, root, -1, 1, depth).0
+        } else if bound == Bound::Estimate {
+            let helpers = helper_count(self.schedule.threads, depth, self.schedule.empties);
+            // The helpers' copy of the root moves (the main search reorders its own).
+            let start = if helpers > 0 {
+                root.to_vec()
+            } else {
+                Vec::new()
+            };
+            let score;
+            (score, helper_nodes) = with_helpers(
+                helpers,
+                &control,
+                |control, i| {
+                    // Half the helpers a ply deeper: their entries answer the next iteration.
+                    let mut helper = Pvs::new(tt, game, *control, false, level);
+                    let mut moves = start.clone();
+                    // (`helper_count` leaves a ply below the last empty square.)
+                    let d = depth + (i % 2) as u32;
+                    aspiration(&mut helper, node, &mut moves, d, guess, false);
+                    helper.nodes()
+                },
+                || aspiration(&mut search, node, root, depth, guess, false),
+            );
+            score
+        } else {
+            aspiration(&mut search, node, root, depth, guess, true)
+        };
+        (score, helper_nodes + search.nodes(), search.aborted())
+    }
+
+    /// The best line of an iteration whose best root move is `first` and whose score is
+    /// `score`: confirmed by the game's searches after an exact solve where it can, else the
+    /// hash table's moves.
+    fn best_line(
+        &self,
+        first: RootMove<G::Move>,
+        score: i32,
+        depth: u32,
+        bound: Bound,
+        stop: &AtomicBool,
+    ) -> Vec<Move> {
+        let (tt, game) = (self.tt, self.game);
+        let confirmed = if bound == Bound::Exact {
+            let child = game.play(self.node, first.sq, &first.mv);
+            G::confirmed_line(tt, game, stop, &child, -score).map(|line| {
+                let mut pv = vec![Move::Play(Square::from_index_unchecked(first.sq))];
+                pv.extend(line);
+                pv
+            })
+        } else {
+            None
+        };
+        confirmed.unwrap_or_else(|| principal_variation(&game, tt, self.node, first.sq, depth))
+    }
 }
 
 /// Searches `node` of `game` (which has at least one allowed move) by iterative deepening.
@@ -66,8 +223,7 @@ pub(crate) fn think<G: SearchGame>(
         level: midgame_level,
         observer,
     } = think;
-    let threads = rayon::current_num_threads();
-    let empties = game.empties(node);
+    let schedule = Schedule::new(game.empties(node), max_depth, rayon::current_num_threads());
     // The caller's stop flag ends the search; the deadline ends only this one (a later search
     // in the same job starts clean).
     let outer = Control::new(stop, None);
@@ -81,21 +237,16 @@ pub(crate) fn think<G: SearchGame>(
     let mut guess: Option<i32> = guess;
     let mut presearched = !G::PRESEARCH;
     let mut midgame_done = 0;
-    let max_depth = max_depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
-    // Depth limit only: solve exactly from depth × 3/2 empties (like a level).
-    let solve_limit = max_depth + max_depth / 2;
-    let exact_from = if plan.hard.is_none() { solve_limit } else { 0 };
-    let mut phase = if empties <= exact_from {
-        Phase::Exact
-    } else {
-        Phase::Midgame(first_depth.clamp(1, max_depth))
+    let mut phase = schedule.first(first_depth, &plan);
+    let iterations = Iterations {
+        tt,
+        game,
+        control,
+        node,
+        schedule,
     };
     loop {
-        let (depth, level, bound) = match phase {
-            Phase::Midgame(d) if d < empties => (d, midgame_level, Bound::Estimate),
-            Phase::Midgame(_) | Phase::Exact => (empties, ProbCutLevel::NONE, Bound::Exact),
-            Phase::WinLossDraw => (empties, ProbCutLevel::NONE, Bound::WinLossDraw),
-        };
+        let (depth, level, bound) = iterations.schedule.iteration(phase, midgame_level);
         if bound != Bound::Estimate && !presearched {
             // Before the first solve: the selective searches that order it.
             presearched = true;
@@ -107,38 +258,9 @@ pub(crate) fn think<G: SearchGame>(
                 Err(Stopped) => break,
             }
         }
-        let mut search = Pvs::new(tt, game, control, true, level);
-        let score = if bound == Bound::WinLossDraw {
-            search.root(node, &mut root, -1, 1, depth).0
-        } else if bound == Bound::Estimate {
-            let helpers = helper_count(threads, depth, empties);
-            // The helpers' copy of the root moves (the main search reorders its own).
-            let start = if helpers > 0 {
-                root.clone()
-            } else {
-                Vec::new()
-            };
-            let (score, helper_nodes) = with_helpers(
-                helpers,
-                &control,
-                |control, i| {
-                    // Half the helpers a ply deeper: their entries answer the next iteration.
-                    let mut helper = Pvs::new(tt, game, *control, false, level);
-                    let mut moves = start.clone();
-                    // (`helper_count` leaves a ply below the last empty square.)
-                    let d = depth + (i % 2) as u32;
-                    aspiration(&mut helper, node, &mut moves, d, guess, false);
-                    helper.nodes()
-                },
-                || aspiration(&mut search, node, &mut root, depth, guess, false),
-            );
-            nodes += helper_nodes;
-            score
-        } else {
-            aspiration(&mut search, node, &mut root, depth, guess, true)
-        };
-        nodes += search.nodes();
-        if search.aborted() {
+        let (score, searched, aborted) = iterations.search(&mut root, (depth, level, bound), guess);
+        nodes += searched;
+        if aborted {
             break;
         }
         let estimate = best.as_ref().map_or(0, |b| b.score);
@@ -151,26 +273,15 @@ pub(crate) fn think<G: SearchGame>(
             },
             _ => score,
         };
-        let first = root[0];
-        let confirmed = if bound == Bound::Exact {
-            let child = game.play(node, first.sq, &first.mv);
-            G::confirmed_line(tt, game, stop, &child, -score).map(|line| {
-                let mut pv = vec![Move::Play(Square::from_index_unchecked(first.sq))];
-                pv.extend(line);
-                pv
-            })
-        } else {
-            None
-        };
         let result = SearchResult {
-            best_move: Move::Play(Square::from_index_unchecked(first.sq)),
+            best_move: Move::Play(Square::from_index_unchecked(root[0].sq)),
             score,
             depth,
             selectivity: level,
             bound,
             nodes,
             time: plan.start.elapsed(),
-            pv: confirmed.unwrap_or_else(|| principal_variation(&game, tt, node, first.sq, depth)),
+            pv: iterations.best_line(root[0], score, depth, bound, stop),
             source: Source::Search,
         };
         observer(&result);
@@ -182,26 +293,10 @@ pub(crate) fn think<G: SearchGame>(
         if bound == Bound::Exact {
             break;
         }
-        let now = Instant::now();
-        let left = plan.remaining(now).map(|d| d.as_secs_f64());
-        let exact_seconds = G::exact_seconds(empties, threads);
-        phase = match (phase, left, exact_seconds) {
-            (Phase::Exact, _, _) => break,
-            // After a proven win/loss/draw, the rest of the time goes to the exact score.
-            (Phase::WinLossDraw, _, _) => Phase::Exact,
-            // With a clock: the exact solve once it fits in half the time left, a
-            // win/loss/draw solve first when only that fits (it costs about a third).
-            // A depth limit also bounds the solve (depth × 3/2 empties at most), so that a
-            // shallow game on a long clock stays shallow.
-            (_, Some(left), Some(exact)) if empties <= solve_limit && exact < left / 2.0 => {
-                Phase::Exact
-            }
-            (_, Some(left), Some(exact)) if empties <= solve_limit && exact / 3.0 < left / 2.0 => {
-                Phase::WinLossDraw
-            }
-            (Phase::Midgame(d), _, _) if d >= max_depth || plan.past_soft(now) => break,
-            (Phase::Midgame(d), _, _) => Phase::Midgame(d + 1),
-        };
+        match iterations.schedule.next::<G>(phase, &plan) {
+            Some(next) => phase = next,
+            None => break,
+        }
     }
     let mut result = best.unwrap_or_else(|| fallback(&game, node, &root));
     result.nodes = nodes;
@@ -210,21 +305,14 @@ pub(crate) fn think<G: SearchGame>(
 }
 
 /// Helper searches beside a midgame iteration on `threads` threads at `depth` with `empties`
-/// empty squares: a quarter of the threads, none on fewer than [`HELPERS_MIN_THREADS`] or in
-/// shallow iterations (the count and the threshold were chosen by time to depth on 4, 8 and 16
-/// threads: docs/lab/2026-11-27-sixteen-cores.md).
+/// empty squares: one per [`THREADS_PER_HELPER`] threads, none on fewer than
+/// [`HELPERS_MIN_THREADS`], in iterations below [`HELPERS_MIN_DEPTH`] or near the end.
 fn helper_count(threads: usize, depth: u32, empties: u32) -> usize {
     if threads < HELPERS_MIN_THREADS || depth < HELPERS_MIN_DEPTH || depth + 2 >= empties {
         return 0;
     }
-    threads / 4
+    threads / THREADS_PER_HELPER
 }
-
-/// Threads from which a midgame iteration runs helper searches (on 4 they slowed it down).
-const HELPERS_MIN_THREADS: usize = 8;
-
-/// The shallowest iteration with helper searches.
-const HELPERS_MIN_DEPTH: u32 = 6;
 
 /// Runs `main` (the iteration's own search, which splits over the pool) with `helpers` helper
 /// searches beside it on the same pool: `helper(control, i)` searches the same root into the
@@ -325,16 +413,6 @@ fn fallback<G: SearchGame>(game: &G, node: &G::Node, root: &[RootMove<G::Move>])
     }
 }
 
-/// The selective searches before an exact solve: midgame iterations at the lowest ProbCut level
-/// every second depth up to `empties - PRESEARCH_GAP`, then whole-game searches at the levels of
-/// [`PRESEARCH_END_LEVELS`]. They fill the hash table with best moves and give the exact search
-/// its aspiration window, which saves many of the exact search's nodes; other gaps did about
-/// as well (chosen by measurement: docs/lab/2026-11-22-endgame-solver.md, "Figures moved from
-/// the code's comments (2026-11-26)").
-const PRESEARCH_GAP: u32 = 8;
-/// Below this many empties an exact solve starts without pre-searches.
-pub(crate) const PRESEARCH_MIN_EMPTIES: u32 = 18;
-
 /// What the pre-searches of an exact solve leave: the last score (the guess passed in when
 /// none ran), or `Stopped`; and the nodes they visited.
 pub(crate) struct Presearched {
@@ -344,8 +422,11 @@ pub(crate) struct Presearched {
     pub nodes: u64,
 }
 
-/// Runs the pre-searches of an exact solve of `node` (see [`PRESEARCH_GAP`]): midgame
-/// iterations from `first_depth`, then the whole-game ones.
+/// The selective searches before an exact solve of `node` (none below
+/// [`PRESEARCH_MIN_EMPTIES`]): midgame iterations at [`PRESEARCH_MIDGAME_LEVEL`] every second
+/// depth from `first_depth` up to `empties - PRESEARCH_GAP`, then whole-game searches at the
+/// levels of [`PRESEARCH_END_LEVELS`]. They fill the hash table with best moves and give the
+/// exact search its aspiration window, which saves many of its nodes.
 fn presearch<G: SearchGame>(
     tt: &TranspositionTable,
     game: G,

@@ -12,18 +12,15 @@ use crate::eval::{Replies, SearchEval};
 use crate::search::SCORE_MAX;
 use crate::search::Stopped;
 use crate::search::endgame::{EndgameSearch, NoEval, SolveMode};
+use crate::search::params::{
+    EXACT_GROWTH_PER_EMPTY, EXACT_SECONDS_AT_20, EXACT_TWO_THREAD_SPEEDUP, MIDGAME_SPLIT_MIN_DEPTH,
+    ORDERING_SEARCH_FROM, ORDERING_SEARCH_WEIGHT, SELECTIVE_END_MIN_EMPTIES,
+};
 use crate::search::pvs;
 use crate::search::pvs::{Child, Counter, Generated, NodeContext, Pvs, SearchGame};
 use crate::search::tt::TranspositionTable;
 
 const CORNERS: u64 = Bitboard::CORNERS.0;
-
-/// A selective search that reaches the end of the game (depth = empties, ProbCut on) hands
-/// over to the exact solver at this many empties. 12 and 16 took about as many nodes; this
-/// one the fewest calls of the slow midgame search (chosen by measurement:
-/// docs/lab/2026-11-22-midgame-search.md, "Figures moved from the code's comments
-/// (2026-11-26)").
-const SELECTIVE_END_MIN_EMPTIES: u32 = 14;
 
 /// A board with the evaluation's state.
 #[derive(Clone, Copy, Debug)]
@@ -71,26 +68,22 @@ impl<'a, E: SearchEval + ?Sized> Pvs<'a, Othello<'a, E>> {
     }
 }
 
-/// Seconds to solve `empties` exactly on `threads` threads: about 0.5 s at 20 empties on two
-/// threads, ×2.15 per empty; one thread is 1.6× slower. A model of exact solves with the
-/// evaluation in the ordering (measured: docs/lab/2026-11-22-midgame-search.md, "Figures moved
-/// from the code's comments (2026-11-26)").
+/// Seconds to solve `empties` exactly on `threads` threads, by the model of
+/// [`EXACT_SECONDS_AT_20`]: exact solves with the evaluation in the ordering.
 fn exact_seconds(empties: u32, threads: usize) -> f64 {
     let speedup = if threads <= 1 {
         1.0
     } else {
-        1.6 * threads as f64 / 2.0
+        EXACT_TWO_THREAD_SPEEDUP * threads as f64 / 2.0
     };
-    0.8 * 2.15f64.powi(empties as i32 - 20) / speedup
+    EXACT_SECONDS_AT_20 * EXACT_GROWTH_PER_EMPTY.powi(empties as i32 - 20) / speedup
 }
 
 impl<'a, E: SearchEval + ?Sized> SearchGame for Othello<'a, E> {
     type Node = Node<E::State>;
     type Move = u64;
     type List = [Child<u64>; 34];
-    /// Depth from which a node splits its later moves over the threads (chosen by time to
-    /// depth: docs/lab/2026-11-26-parallel-search.md).
-    const SPLIT_MIN_DEPTH: u32 = 6;
+    const SPLIT_MIN_DEPTH: u32 = MIDGAME_SPLIT_MIN_DEPTH;
     const PRESEARCH: bool = true;
 
     #[inline]
@@ -256,17 +249,14 @@ impl<'a, E: SearchEval + ?Sized> SearchGame for Othello<'a, E> {
         }
     }
 
-    /// From depth 3, the children's static values, from 6 their 1-ply and from 10 their 2-ply
-    /// searches, each disc worth 32.
+    /// From the depths of [`ORDERING_SEARCH_FROM`], the children's static values, then their
+    /// 1-ply and 2-ply searches, each disc worth [`ORDERING_SEARCH_WEIGHT`].
     #[inline]
     fn ordering_search(&self, depth: u32) -> Option<(u32, i32)> {
-        let shallow = match depth {
-            0..=2 => return None,
-            3..=5 => 0,
-            6..=9 => 1,
-            _ => 2,
-        };
-        Some((shallow, 32))
+        let searches = ORDERING_SEARCH_FROM.iter().filter(|&&d| depth >= d).count() as u32;
+        searches
+            .checked_sub(1)
+            .map(|shallow| (shallow, ORDERING_SEARCH_WEIGHT))
     }
 }
 

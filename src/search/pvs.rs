@@ -1,4 +1,4 @@
-//! The one search skeleton, generic over the rule set: negamax PVS over the hash table (fail-soft,
+//! The search skeleton, generic over the rule set: negamax PVS over the hash table (fail-soft,
 //! null-window searches of the later moves with a re-search inside the window, Young Brothers
 //! Wait splits over rayon after the first move, Multi-ProbCut, move ordering by shallow
 //! searches), the root search of an iteration, and the two ways to read a best line (the hash
@@ -9,7 +9,8 @@
 //! exact solver it hands over to near the end. Its hooks receive a [`NodeContext`] (the table,
 //! the window, the depth) and, for the exact hand-over, the search's [`Counter`]; they never see
 //! the search itself. [`Pvs`] is compiled once for each game (static dispatch): the 8×8 board
-//! with each evaluation (`midgame::Othello`) and the rule variants (`variant::Variant`).
+//! with each evaluation (`midgame::Othello`) and the rule variants (`variant::Variant`). The 8×8
+//! exact solver keeps a loop of its own (`search::endgame`; docs/design.md says why).
 
 use crate::board::{Board, Move, Square};
 use crate::eval::Replies;

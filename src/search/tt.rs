@@ -181,8 +181,7 @@ const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
 /// The buckets, in memory aligned to 2 MiB that Linux is asked to back with huge pages: a
 /// probe is a random access into hundreds of MiB, and with 4 KiB pages nearly every one also
 /// misses the TLB. Huge pages make a long solve faster (measured:
-/// docs/lab/2026-11-22-endgame-solver.md, "Figures moved from the code's comments
-/// (2026-11-26)").
+/// docs/lab/2026-11-22-endgame-solver.md).
 struct Buckets {
     ptr: std::ptr::NonNull<Bucket>,
     len: usize,

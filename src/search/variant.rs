@@ -16,12 +16,12 @@ use crate::board::{Bitboard, Board, Move};
 use crate::eval::Replies;
 use crate::search::INF;
 use crate::search::control::Control;
+use crate::search::params::{
+    VARIANT_ETC_MIN, VARIANT_LOOKAHEAD_MIN, VARIANT_SHALLOW_MAX, VARIANT_SPLIT_MIN_DEPTH,
+};
 use crate::search::probcut::ProbCutLevel;
 use crate::search::pvs::{self, Child, Counter, Generated, NodeContext, Pvs, SearchGame};
 use crate::search::tt::{ScoreKind, TranspositionTable};
-
-/// Exact nodes with at most this many empties: no table, no sorting.
-const SHALLOW: u32 = 6;
 
 /// Depth limit that means "to the end".
 pub const EXACT: u32 = u32::MAX;
@@ -81,12 +81,6 @@ impl Geometry {
     }
 }
 
-/// Exact nodes with at least this many empties order moves by a 1-ply look-ahead.
-const LOOKAHEAD_MIN: u32 = 14;
-
-/// Exact nodes with at least this many empties try enhanced transposition cut-offs.
-const ETC_MIN: u32 = 10;
-
 /// A rule set as a game of the search.
 #[derive(Clone, Copy)]
 pub(crate) struct Variant {
@@ -139,8 +133,7 @@ impl SearchGame for Variant {
     type Node = State;
     type Move = State;
     type List = [Child<State>; 64];
-    /// Parallel splits only at nodes with at least this remaining depth (or empties when exact).
-    const SPLIT_MIN_DEPTH: u32 = 11;
+    const SPLIT_MIN_DEPTH: u32 = VARIANT_SPLIT_MIN_DEPTH;
     const PRESEARCH: bool = false;
 
     #[inline]
@@ -197,7 +190,7 @@ impl SearchGame for Variant {
         None
     }
 
-    /// At most [`SHALLOW`] empties: the plain alpha-beta kernels.
+    /// At most [`VARIANT_SHALLOW_MAX`] empties: the plain alpha-beta kernels.
     fn exact(
         &self,
         state: &State,
@@ -210,7 +203,7 @@ impl SearchGame for Variant {
             empties,
             ..
         } = *context;
-        (empties <= SHALLOW).then(|| {
+        (empties <= VARIANT_SHALLOW_MAX).then(|| {
             Shallow {
                 game: self,
                 counter,
@@ -221,9 +214,9 @@ impl SearchGame for Variant {
 
     /// Hash move first, then fastest-first (the opponent's mobility, corners counting triple),
     /// moves into odd quadrants (exact, at most 16 empties), square values and, exact from
-    /// [`LOOKAHEAD_MIN`] empties, a crude one-ply look-ahead. Exact nodes from [`ETC_MIN`]
-    /// empties look each child up first: an exact bound that cuts settles the node, one that
-    /// cannot raise alpha drops the move.
+    /// [`VARIANT_LOOKAHEAD_MIN`] empties, a crude one-ply look-ahead. Exact nodes from
+    /// [`VARIANT_ETC_MIN`] empties look each child up first: an exact bound that cuts settles the
+    /// node, one that cannot raise alpha drops the move.
     fn generate(
         &self,
         state: &State,
@@ -252,7 +245,7 @@ impl SearchGame for Variant {
         for sq in Bitboard(moves).iter() {
             let x = sq.index();
             let child = self.rules.play_unchecked(state, x as usize);
-            if exact && n >= ETC_MIN {
+            if exact && n >= VARIANT_ETC_MIN {
                 let child_key = child.key();
                 if let Some(e) = tt.probe(&child_key, child_key.hash())
                     && e.kind == ScoreKind::Exact
@@ -275,7 +268,7 @@ impl SearchGame for Variant {
                 let mut value = -64 * mobility
                     + 16 * (odd >> x & 1) as i32
                     + 4 * sign * i32::from(g.square_value[x as usize]);
-                if exact && n >= LOOKAHEAD_MIN {
+                if exact && n >= VARIANT_LOOKAHEAD_MIN {
                     value -= 4 * self.lookahead(&child, replies);
                 }
                 value
@@ -302,15 +295,15 @@ impl SearchGame for Variant {
     }
 }
 
-/// The exact search of the last [`SHALLOW`] empties: plain alpha-beta without table or
-/// ordering, counting into the calling search's counter.
+/// The exact search of the last [`VARIANT_SHALLOW_MAX`] empties: plain alpha-beta without table
+/// or ordering, counting into the calling search's counter.
 struct Shallow<'g, 'c, 'a> {
     game: &'g Variant,
     counter: &'c mut Counter<'a>,
 }
 
 impl Shallow<'_, '_, '_> {
-    /// The exact score of `state` with `n` ≤ [`SHALLOW`] empties.
+    /// The exact score of `state` with `n` ≤ [`VARIANT_SHALLOW_MAX`] empties.
     fn entry(&mut self, state: &State, alpha: i32, beta: i32, n: u32) -> i32 {
         self.counter.count();
         if self.counter.poll_stop() {
@@ -621,5 +614,49 @@ mod tests {
             }
         }
         assert_eq!(checked, 48);
+    }
+
+    /// The exact search has two loops: the generic PVS (which searches the variants, here on
+    /// the 8×8 board with the standard rules) and the 8×8 solver's own (`EndgameSearch`, which
+    /// the midgame hands over to). On FFO positions of 14 to 22 empties they give the same
+    /// exact scores, those of the files.
+    #[test]
+    fn the_generic_search_and_the_solver_agree_on_8x8_endgames() {
+        use crate::board::{Color, Position, parse_obf_line};
+        use crate::search::endgame::EndgameSearch;
+        let tt = TranspositionTable::new(16);
+        let stop = AtomicBool::new(false);
+        let files = [
+            include_str!("../../tests/data/fforum-1-19.obf"),
+            include_str!("../../tests/data/fforum-20-39.obf"),
+        ];
+        let mut by_empties = [0; 23];
+        for entry in files
+            .iter()
+            .flat_map(|f| f.lines())
+            .filter_map(|l| parse_obf_line(l).unwrap())
+        {
+            let board = entry.position.board;
+            let empties = board.empty_count() as usize;
+            if !(14..=22).contains(&empties) {
+                continue;
+            }
+            let position = Position {
+                board,
+                to_move: Color::Black,
+            };
+            let state = Rules::OTHELLO.state(position).unwrap();
+            tt.clear();
+            let generic =
+                VariantSearch::new(Rules::OTHELLO, &tt, &stop).search(&state, EXACT, -INF, INF);
+            tt.clear();
+            let solver = EndgameSearch::new(&tt, &stop)
+                .search(&board, -64, 64)
+                .unwrap();
+            assert_eq!(generic, solver, "{board}");
+            assert_eq!(Some(solver), entry.best_score(), "{board}");
+            by_empties[empties] += 1;
+        }
+        assert_eq!(by_empties[14..=22], [7, 6, 7, 1, 1, 2, 9, 2, 1]);
     }
 }

@@ -7,8 +7,8 @@ use std::time::Duration;
 use crate::board::notation::{ParseObfError, TranscriptError, looks_like_board};
 use crate::board::{Board, Game, Move, ObfEntry, Rules, State, parse_obf_line};
 use crate::eval::{Evaluation, SearchEval};
-use crate::search::driver::PRESEARCH_MIN_EMPTIES;
 use crate::search::endgame::{EndgameSearch, Solution, SolveMode, Stopped};
+use crate::search::params::PRESEARCH_MIN_EMPTIES;
 use crate::search::tt::TranspositionTable;
 use crate::search::variant::{EXACT, VariantSearch, exact_line};
 
