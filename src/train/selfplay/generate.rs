@@ -126,6 +126,53 @@ fn check_existing(
     }
 }
 
+/// The chunks of `spec.shard` to make, as `(chunk, first game, games)`: those `spec.out` does
+/// not hold yet (counted in `report`, with those it holds and those made again).
+fn chunks_to_make(
+    spec: &RunSpec,
+    per_chunk: u64,
+    report: &mut RunReport,
+) -> Result<Vec<(u64, u64, u64)>, DatagenError> {
+    let mut todo = Vec::new();
+    for k in (0..spec.games.div_ceil(per_chunk)).filter(|&k| spec.shard.owns(k as usize)) {
+        report.chunks += 1;
+        let first = k * per_chunk;
+        let games = per_chunk.min(spec.games - first);
+        let path = spec.out.join(chunk_name(k));
+        // A temporary file left by a run that was stopped.
+        let _ = std::fs::remove_file(chunk::temporary_path(&path));
+        match check_existing(&path, k, first, games, report.fingerprint)? {
+            None => report.skipped += 1,
+            Some(again) => {
+                report.regenerated += again as usize;
+                todo.push((k, first, games));
+            }
+        }
+    }
+    Ok(todo)
+}
+
+/// Writes chunk `k` of `out`, its `games` games from game `first`, with their `records`.
+fn write_chunk(
+    out: &std::path::Path,
+    (k, first, games): (u64, u64, u64),
+    fingerprint: u64,
+    records: Vec<Record>,
+) -> Result<(), DatagenError> {
+    let chunk = Chunk {
+        header: ChunkHeader {
+            kind: ChunkKind::SelfPlay,
+            fingerprint,
+            chunk: k,
+            first_game: first,
+            games,
+        },
+        records,
+    };
+    chunk::write_atomically(&out.join(chunk_name(k)), &chunk.to_bytes())?;
+    Ok(())
+}
+
 /// Plays the games of the chunks of `spec.shard` that `spec.out` does not hold yet and writes
 /// each chunk once its games are played (to a temporary name, then renamed). `progress` gets
 /// the counts after every game.
@@ -142,28 +189,11 @@ pub fn generate(
     })?;
     let fingerprint = options.fingerprint();
     let per_chunk = options.games_per_chunk.max(1) as u64;
-    let chunk_count = spec.games.div_ceil(per_chunk);
     let mut report = RunReport {
         fingerprint,
         ..RunReport::default()
     };
-    // (chunk, first game, games) to make.
-    let mut todo: Vec<(u64, u64, u64)> = Vec::new();
-    for k in (0..chunk_count).filter(|&k| spec.shard.owns(k as usize)) {
-        report.chunks += 1;
-        let first = k * per_chunk;
-        let games = per_chunk.min(spec.games - first);
-        let path = out.join(chunk_name(k));
-        // A temporary file left by a run that was stopped.
-        let _ = std::fs::remove_file(chunk::temporary_path(&path));
-        match check_existing(&path, k, first, games, fingerprint)? {
-            None => report.skipped += 1,
-            Some(again) => {
-                report.regenerated += again as usize;
-                todo.push((k, first, games));
-            }
-        }
-    }
+    let todo = chunks_to_make(spec, per_chunk, &mut report)?;
     let tasks: Vec<(usize, u64)> = todo
         .iter()
         .enumerate()
@@ -213,7 +243,7 @@ pub fn generate(
         drop(tx);
         let mut pending: HashMap<usize, Vec<Option<Vec<Record>>>> = HashMap::new();
         for (c, game, records) in rx {
-            let (k, first, games) = todo[c];
+            let (_, first, games) = todo[c];
             state.games += 1;
             state.positions += records.len() as u64;
             let slots = pending
@@ -228,20 +258,9 @@ pub fn generate(
                     .flatten()
                     .flatten()
                     .collect();
-                let chunk = Chunk {
-                    header: ChunkHeader {
-                        kind: ChunkKind::SelfPlay,
-                        fingerprint,
-                        chunk: k,
-                        first_game: first,
-                        games,
-                    },
-                    records,
-                };
-                let written = chunk::write_atomically(&out.join(chunk_name(k)), &chunk.to_bytes());
-                if let Err(e) = written {
+                if let Err(e) = write_chunk(out, todo[c], fingerprint, records) {
                     stop.store(true, Ordering::Relaxed);
-                    return Err(e.into());
+                    return Err(e);
                 }
                 state.chunks_written += 1;
             }
