@@ -5,10 +5,9 @@
 //! Alternatives for `flips` were measured (`cargo bench --bench movegen`): the per-direction
 //! rays with AVX2 (kept where available) or a bit scan (kept elsewhere), a Kogge-Stone/dumb7
 //! flood from the square, and a loop over the directions; the measurements are in
-//! docs/lab/2026-11-22-board-and-perft.md, "Choosing the kernels". An AVX2 `moves` (the four
+//! docs/lab/2026-11-22-board-and-perft.md. An AVX2 `moves` (the four
 //! axes in four lanes) was no faster in the solver than the scalar one, so `moves` stays scalar
-//! (measured: docs/lab/2026-11-22-board-and-perft.md, "Figures moved from the code's comments
-//! (2026-11-26)").
+//! (measured: docs/lab/2026-11-22-board-and-perft.md).
 
 /// Masks out column a and column h: a disc there cannot sit between two others horizontally or
 /// diagonally.

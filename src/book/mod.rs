@@ -4,8 +4,9 @@
 //! it, the number of archive games through it, and its best move *outside* the book (the
 //! "leaf", as in Edax's books) with that move's value. Its links are the legal moves whose
 //! resulting positions are also in the book; they are found by probing, and the file stores
-//! them as the tree's shape (see [`Book::save`]). A position's value is the best of its leaf and of its
-//! linked children, negamaxed from the book's frontier up to the start ([`Book::negamax`]).
+//! them as the tree's shape (see [`Book::save`]). A position's value is the best of its leaf and
+//! of its linked children, negamaxed from the book's frontier up to the start
+//! ([`Book::negamax`]).
 //!
 //! Positions are stored once per symmetry class: the key is [`Board::canonical`], and moves are
 //! kept in the canonical orientation and mapped back on probing.

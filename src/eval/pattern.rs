@@ -27,7 +27,7 @@ pub use read::{for_each_index, instance_layout};
 /// Game stages, by their lowest empties: four empties each. (Finer stages were measured: one
 /// per number of empties from 13 to 24 lowered the static and the depth-8 errors at 24 empties
 /// on the validation games, but played worse at depth 6; see
-/// docs/lab/2026-11-22-trained-evaluation.md, "Finer stages".)
+/// docs/lab/2026-11-22-trained-evaluation.md.)
 const STAGE_LOWS: [u32; 15] = [1, 5, 9, 13, 17, 21, 25, 29, 33, 37, 41, 45, 49, 53, 57];
 
 /// Game stages: empties 1-4 are stage 0, …, 57-60 stage 14.
@@ -60,9 +60,7 @@ pub const fn stage(empties: u32) -> usize {
 /// differences from it (see `iago train --context-decay`). Against one table per stage they
 /// lowered the full training's validation errors in stages 0-5 (before the tables per number
 /// of empties of [`TABLES_OF`]; chosen by measurement:
-/// docs/lab/2026-11-22-trained-evaluation.md, "The trained evaluation (the README's benchmark
-/// section)": the validation errors before and with the mobility contexts, and "Mobility
-/// contexts, shipped now").
+/// docs/lab/2026-11-22-trained-evaluation.md).
 pub const CONTEXTS: usize = 2;
 
 /// Stages whose tables split by the number of empties as well: one pair of mobility contexts
@@ -185,8 +183,7 @@ enum Gather {
 /// edge + C2, F2 and corner diagonal A1-C1/A2-B2/A3/C3-F6) came last: refitting stage 5 alone
 /// on the same labels from zero, each of the four lowered the static error at 24 empties, and
 /// a fifth (row 2 with both corners) gained too little for its lookups (chosen by measurement:
-/// docs/lab/2026-11-22-trained-evaluation.md, "The trained evaluation (the README's benchmark
-/// section)", "Four more disc patterns").
+/// docs/lab/2026-11-22-trained-evaluation.md).
 pub const PATTERNS: [Pattern; 17] = [
     // corner 3x3
     Pattern {
@@ -307,8 +304,7 @@ pub struct MovePattern {
 /// The base move patterns: the edge (4 instances) and the 2×4 block at each corner along each
 /// edge (8 instances). Each lowered the static error at 24 empties (stages 0-5 refitted); the
 /// second row or the long diagonals as well gained nothing more, the other variants measured
-/// little more (chosen by measurement: docs/lab/2026-11-22-trained-evaluation.md, "The trained
-/// evaluation (the README's benchmark section)", the paragraph "Then move patterns").
+/// little more (chosen by measurement: docs/lab/2026-11-22-trained-evaluation.md).
 pub const MOVE_PATTERNS: [MovePattern; 2] = [
     // edge moves
     MovePattern {

@@ -8,8 +8,7 @@
 //!   contexts change);
 //! - per table: u64 checksum of its compressed stream (FNV-1a over 64-bit little-endian
 //!   words) and u32 compressed length (format 5 summed the inflated stream, ten times as many
-//!   bytes, a noticeable part of the loading time: docs/lab/2026-11-22-trained-evaluation.md,
-//!   "Figures moved from the code's comments (2026-11-26)");
+//!   bytes, a noticeable part of the loading time: docs/lab/2026-11-22-trained-evaluation.md);
 //! - per table: a deflate stream of the table's differences from the table before (wrapping
 //!   i16; table 0 from zeros), zigzag-coded (0, -1, 1, -2, … → 0, 1, 2, 3, …) and split into two
 //!   planes, every weight's high byte first, then every low byte. Training starts each stage
@@ -76,8 +75,7 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 }
 
 /// FNV-1a over 64-bit words (the tail zero-padded): a byte-wise hash would add noticeably to
-/// the loading time (measured: docs/lab/2026-11-22-trained-evaluation.md, "Figures moved from
-/// the code's comments (2026-11-26)").
+/// the loading time (measured: docs/lab/2026-11-22-trained-evaluation.md).
 fn checksum(bytes: &[u8]) -> u64 {
     bytes.chunks(8).fold(0xCBF2_9CE4_8422_2325, |h, chunk| {
         let mut word = [0u8; 8];

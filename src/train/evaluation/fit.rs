@@ -70,8 +70,7 @@ fn predict(w: &[f32], s: &Sample) -> f32 {
 /// common ones part. The rate was chosen on a 20,000-game sample by the exact 24-empties error
 /// on the validation years: lower and higher rates both did worse, and the decay of the shared
 /// table (1e-4 or 1e-3 per update) hardly mattered (chosen by measurement:
-/// docs/lab/2026-11-22-trained-evaluation.md, "Figures moved from the code's comments
-/// (2026-11-26)").
+/// docs/lab/2026-11-22-trained-evaluation.md).
 pub(super) fn fit(w: &mut [f32], samples: &[Sample], options: &TrainOptions, seed: u64) {
     const DECAY: f32 = 1e-4;
     let scalars = STAGE_SIZE - SCALARS;

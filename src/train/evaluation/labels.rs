@@ -90,7 +90,7 @@ pub(super) fn first_within(path: &[Position], empties: u32) -> Option<usize> {
 /// turn (highest first) solves the game's first position at that depth, so that the stretches
 /// on both sides of it can be labelled. (Few WTHOR games end with their perfect-play score,
 /// and few still have it at 16 empties: most human games lose discs somewhere in their last 24
-/// moves; docs/lab/2026-11-22-trained-evaluation.md, "Training, with its figures".) Every
+/// moves; docs/lab/2026-11-22-trained-evaluation.md.) Every
 /// solved score goes into `cache`, which `solved` gets as it grows (see [`solve_all`]);
 /// `progress` gets a line per depth.
 pub(super) fn game_labels(

@@ -33,8 +33,7 @@
 //! 4. Report: training and validation error per stage, and the error against WTHOR's exact
 //!    scores at 24 empties on the validation years.
 //!
-//! The measurements behind these choices are in docs/lab/2026-11-22-trained-evaluation.md,
-//! "Training, with its figures".
+//! The measurements behind these choices are in docs/lab/2026-11-22-trained-evaluation.md.
 
 mod fit;
 mod labels;

@@ -23,8 +23,7 @@ use crate::train::chunk::Record;
 /// The solver orders the moves of its larger nodes by the engine's evaluation as well (the
 /// compiled-in weights, parsed once per process by [`default_evaluator`]): exact
 /// scores do not depend on the ordering, and it saves time (measured:
-/// docs/lab/2026-11-22-trained-evaluation.md, "Figures moved from the code's comments
-/// (2026-11-26)").
+/// docs/lab/2026-11-22-trained-evaluation.md).
 pub(super) fn solve(
     tt: &mut TranspositionTable,
     board: &Board,
