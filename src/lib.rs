@@ -56,6 +56,7 @@ pub mod eval;
 pub(crate) mod matchrun;
 pub mod perft;
 pub(crate) mod protocol;
+pub(crate) mod review;
 pub mod search;
 pub(crate) mod solve;
 pub(crate) mod train;

@@ -628,13 +628,19 @@ pub(crate) fn read_archives(
 /// The progress bar of a run over `count` positions: on a terminal and for more than one
 /// position only; a message the caller sets shows after the time.
 pub fn positions_bar(count: usize) -> Option<indicatif::ProgressBar> {
+    count_bar(count, "positions")
+}
+
+/// A progress bar on stderr over `count` things called `what`, when there is more than one and
+/// stderr is a terminal.
+pub fn count_bar(count: usize, what: &str) -> Option<indicatif::ProgressBar> {
     use std::io::IsTerminal;
     (count > 1 && std::io::stderr().is_terminal()).then(|| {
         let bar = indicatif::ProgressBar::new(count as u64);
         bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{bar:40} {pos}/{len} positions, {elapsed} {msg}",
-            )
+            indicatif::ProgressStyle::with_template(&format!(
+                "{{bar:40}} {{pos}}/{{len}} {what}, {{elapsed}} {{msg}}"
+            ))
             .expect("valid template"),
         );
         bar

@@ -15,6 +15,7 @@ pub mod merge;
 pub mod perft;
 pub mod probcut_fit;
 pub mod protocol;
+pub mod review;
 pub mod show;
 pub mod solve;
 pub mod tournament;
@@ -76,6 +77,9 @@ pub enum Command {
     /// Opening books: build, deepen, learn, info, probe, export, import (see docs/manual.md).
     #[command(subcommand)]
     Book(book::BookCommand),
+    /// Review games move by move: the value of each move played and of the best move, the
+    /// discs lost, a summary by player and phase of the game, a picture of each game.
+    Review(review::ReviewArgs),
     /// Print a position as a grid: a board string ("<64 squares> X") or a transcript from the
     /// start ("f5d6c3", "1. f5 d6 2. c3", passes optional).
     Show(show::ShowArgs),
@@ -100,6 +104,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Tournament(args) => tournament::run(&args),
         Command::Merge(args) => merge::run(&args),
         Command::Book(command) => book::run(command),
+        Command::Review(args) => review::run(&args),
         Command::Show(args) => show::run(&args),
     }
 }

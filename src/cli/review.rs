@@ -1,0 +1,288 @@
+//! `iago review`: where the games were lost. Every move of every game (or of one player) with
+//! the value of the move played and of the best move, and the discs lost; a summary by player
+//! and phase; a picture of each game.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use super::args::{
+    BatchArgs, CliError, EvalArg, RulesArgs, SearchArgs, count_bar, read_input, selectivity_arg,
+};
+use crate::engine::{Engine, EngineOptions};
+use crate::review::{
+    BLUNDER, MoveReview, PHASES, PlayedGame, ReviewOptions, Summary, phase_name, read_games,
+    result_text, review_game, svg::game_svg, total,
+};
+use crate::search::ProbCutLevel;
+
+/// The options of `iago review`.
+#[derive(clap::Args, Debug)]
+pub struct ReviewArgs {
+    /// The games: GGF files (any number of games a file, as NBoard, servers and `iago match`
+    /// write them) or transcripts from the start, one a line; `-` reads stdin.
+    pub file: String,
+    /// Review only this player's moves (the name of the games' PB or PW tag; for transcripts,
+    /// Black or White).
+    #[arg(long, value_name = "NAME")]
+    pub player: Option<String>,
+    /// The openings the games were started from (as `iago match --openings` takes them): the
+    /// moves a game shares with the longest of them are not reviewed.
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// Search depth of the positions that are not solved exactly; the played and the best move
+    /// are searched at the same depth and selectivity.
+    #[arg(long, default_value_t = 14, value_name = "D",
+          value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub depth: u32,
+    /// Positions with at most E empty squares are solved exactly: about a second a move on two
+    /// threads at the default (a search of D plies also solves positions of up to D × 3/2
+    /// empties exactly).
+    #[arg(long, default_value_t = 20, value_name = "E",
+          value_parser = clap::value_parser!(u32).range(0..=60))]
+    pub exact_from: u32,
+    /// Threads and hash table.
+    #[command(flatten)]
+    pub search: SearchArgs,
+    /// One JSON object per reviewed move instead of the tables (game, ply, empties, player,
+    /// color, move, best_move, value, best_value, loss, exact).
+    #[arg(long)]
+    pub json: bool,
+    /// Write a picture of each game to DIR (made if missing): game-N.svg, the value for Black
+    /// after every move, the blunders marked.
+    #[arg(long, value_name = "DIR")]
+    pub svg: Option<PathBuf>,
+    /// The evaluation.
+    #[command(flatten)]
+    pub eval: EvalArg,
+    /// ProbCut confidence of the searches in percent: 58, 73, 87, 95, 98, 99, or 100 for none.
+    #[arg(long, default_value = "95", value_name = "PERCENT", value_parser = selectivity_arg)]
+    pub selectivity: ProbCutLevel,
+    /// The rules of transcripts (GGF games carry their own).
+    #[command(flatten)]
+    pub rules: RulesArgs,
+    /// A shard of the games, and a file of results (one line a game).
+    #[command(flatten)]
+    pub batch: BatchArgs,
+}
+
+/// One reviewed game as a line of `--out`.
+#[derive(Serialize)]
+struct GameRow<'a> {
+    game: usize,
+    black: &'a str,
+    white: &'a str,
+    result: String,
+    moves: &'a [MoveReview],
+}
+
+/// Reviews every game of the input.
+pub fn run(args: &ReviewArgs) -> Result<(), CliError> {
+    let rules = args.rules.rules()?;
+    let (text, _) = read_input(Some(&args.file))?;
+    let source = if args.file == "-" {
+        "standard input"
+    } else {
+        args.file.as_str()
+    };
+    let games = read_games(&text, source, rules);
+    if games.is_empty() {
+        return Err(format!("{source}: no games").into());
+    }
+    let keys: Vec<Option<String>> = games
+        .iter()
+        .map(|g| g.as_ref().ok().map(PlayedGame::key))
+        .collect();
+    let mut shard = args.batch.start(&work_text(args), &keys)?;
+    let mut engine = Engine::new(EngineOptions {
+        threads: args.search.threads,
+        hash_mb: args.search.hash,
+        selectivity: args.selectivity,
+        ..EngineOptions::default()
+    })?;
+    engine.set_evaluator(args.eval.evaluator()?);
+    if let Some(dir) = &args.svg {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
+    }
+    let openings = match &args.openings {
+        Some(path) => crate::matchrun::openings::load_openings(path, rules)?
+            .into_iter()
+            .map(|o| o.game.moves().to_vec())
+            .collect(),
+        None => Vec::new(),
+    };
+    let options = ReviewOptions {
+        depth: args.depth,
+        exact_from: args.exact_from,
+        player: args.player.clone(),
+        openings,
+    };
+    let to_review: usize = games
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| shard.runs(*i))
+        .filter_map(|(_, g)| g.as_ref().ok())
+        .map(|g| reviewed_moves(g, &options))
+        .sum();
+    let progress = count_bar(to_review, "moves");
+    let mut out = std::io::stdout().lock();
+    let mut summary = Summary::default();
+    let mut bad_games = 0;
+    for (item, game) in games.iter().enumerate() {
+        if !shard.runs(item) {
+            continue;
+        }
+        let played = match game {
+            Ok(played) => played,
+            Err(e) => {
+                bad_games += 1;
+                eprintln!("iago: error: {e}");
+                continue;
+            }
+        };
+        let index = item + 1;
+        let reviews = review_game(&mut engine, played, index, &options, &mut || {
+            if let Some(bar) = &progress {
+                bar.inc(1);
+            }
+        })?;
+        reviews.iter().for_each(|r| summary.add(r));
+        let row = GameRow {
+            game: index,
+            black: &played.players[0],
+            white: &played.players[1],
+            result: result_text(&played.game),
+            moves: &reviews,
+        };
+        shard.record(item, &played.key(), &row)?;
+        if let Some(dir) = &args.svg {
+            let path = dir.join(format!("game-{index}.svg"));
+            std::fs::write(&path, game_svg(played, index, &reviews))
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        }
+        if let Some(bar) = &progress {
+            bar.suspend(|| write_game(&mut out, args, played, index, &reviews))?;
+        } else {
+            write_game(&mut out, args, played, index, &reviews)?;
+        }
+    }
+    if let Some(bar) = progress {
+        bar.finish_and_clear();
+    }
+    if !args.json && !summary.is_empty() {
+        write_summary(&mut out, &summary)?;
+    }
+    if bad_games > 0 {
+        return Err(format!("{bad_games} game(s) could not be read").into());
+    }
+    Ok(())
+}
+
+/// The settings that make a review's results, for `--out`.
+fn work_text(args: &ReviewArgs) -> String {
+    format!(
+        "review depth {} exact-from {} selectivity {} eval {} player {} openings {}",
+        args.depth,
+        args.exact_from,
+        args.selectivity.percent(),
+        args.eval.eval.as_deref().unwrap_or("embedded"),
+        args.player.as_deref().unwrap_or("*"),
+        args.openings
+            .as_deref()
+            .map_or("none".into(), |p| p.display().to_string())
+    )
+}
+
+/// How many moves of `played` a review with `options` searches (see [`ReviewOptions::reviews`]).
+fn reviewed_moves(played: &PlayedGame, options: &ReviewOptions) -> usize {
+    played
+        .game
+        .states()
+        .take(played.game.moves().len())
+        .enumerate()
+        .filter(|(i, state)| options.reviews(played, *i, state.position.to_move))
+        .count()
+}
+
+/// The review of one game: its JSON lines, or its table.
+fn write_game(
+    out: &mut impl Write,
+    args: &ReviewArgs,
+    played: &PlayedGame,
+    index: usize,
+    reviews: &[MoveReview],
+) -> std::io::Result<()> {
+    if args.json {
+        for r in reviews {
+            writeln!(out, "{}", serde_json::to_string(r)?)?;
+        }
+        return out.flush();
+    }
+    writeln!(
+        out,
+        "game {index}: {} (Black) vs {} (White), {}, {} moves (line {})",
+        played.players[0],
+        played.players[1],
+        result_text(&played.game),
+        played.game.moves().len(),
+        played.line
+    )?;
+    writeln!(
+        out,
+        " ply empties player       move best    value  best  loss  search"
+    )?;
+    let depth = format!("depth {}", args.depth);
+    for r in reviews {
+        let mark = if r.loss >= BLUNDER { "  ??" } else { "" };
+        writeln!(
+            out,
+            "{:>4} {:>7} {:<12} {:<4} {:<4} {:>+7} {:>+5} {:>5}  {}{mark}",
+            r.ply,
+            r.empties,
+            truncate(&r.player, 12),
+            r.played,
+            r.best_move,
+            r.value,
+            r.best_value,
+            r.loss,
+            if r.exact { "exact" } else { depth.as_str() }
+        )?;
+    }
+    writeln!(out)?;
+    out.flush()
+}
+
+/// The losses by player and phase.
+fn write_summary(out: &mut impl Write, summary: &Summary) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "summary: discs lost a move by phase (empties before the move); a blunder loses {BLUNDER} or more"
+    )?;
+    writeln!(out, "player       phase  moves  mean loss  blunders")?;
+    for (player, phases) in summary.players() {
+        let rows = (0..PHASES.len())
+            .map(|k| (phase_name(k), phases[k]))
+            .chain([("all".to_string(), total(phases))]);
+        for (name, tally) in rows {
+            if tally.moves == 0 {
+                continue;
+            }
+            writeln!(
+                out,
+                "{:<12} {:>5} {:>6} {:>10.2} {:>9}",
+                truncate(player, 12),
+                name,
+                tally.moves,
+                tally.mean(),
+                tally.blunders
+            )?;
+        }
+    }
+    out.flush()
+}
+
+/// At most `chars` characters of `text`.
+fn truncate(text: &str, chars: usize) -> String {
+    text.chars().take(chars).collect()
+}

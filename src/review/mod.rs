@@ -1,0 +1,527 @@
+//! Reviewing played games (`iago review`): for every move, the value of the move played and of
+//! the best move from the mover's point of view, and the discs the move lost. Positions with few
+//! empties are solved exactly; the others are searched to a depth, the played and the best move
+//! at the same depth and selectivity over one hash table (cleared at the start of each game, so
+//! that a game's review does not depend on the games before it). The losses are summed per
+//! player and per phase of the game ([`Summary`]) and drawn ([`svg`]).
+
+pub(crate) mod svg;
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use thiserror::Error;
+
+use crate::board::notation::TranscriptError;
+use crate::board::{Color, Game, Move, Rules, State, Symmetry};
+use crate::engine::{Engine, SearchRequest};
+use crate::ggf::{GgfError, GgfGame};
+use crate::search::{Bound, Limits};
+
+/// A loss of at least this many discs is a blunder: marked in the tables, counted in the
+/// summaries, drawn in the pictures.
+pub(crate) const BLUNDER: i32 = 4;
+
+/// The phases of a game by the empty squares before the move: 60-45, 44-35, 34-25, 24-15, 14-0.
+pub(crate) const PHASES: [(u32, u32); 5] = [(60, 45), (44, 35), (34, 25), (24, 15), (14, 0)];
+
+/// The phase (an index into [`PHASES`]) of a move made with `empties` empty squares.
+pub(crate) fn phase(empties: u32) -> usize {
+    PHASES
+        .iter()
+        .position(|&(_, low)| empties >= low)
+        .unwrap_or(PHASES.len() - 1)
+}
+
+/// A game to review: its moves and its players' names.
+#[derive(Clone, Debug)]
+pub(crate) struct PlayedGame {
+    /// The game from its start.
+    pub game: Game,
+    /// The names of Black and White (`PB`, `PW` of a GGF game; "Black" and "White" for a
+    /// transcript).
+    pub players: [String; 2],
+    /// The line of the input where the game starts (from 1).
+    pub line: usize,
+}
+
+impl PlayedGame {
+    /// The name of the player of `color`.
+    pub fn player(&self, color: Color) -> &str {
+        &self.players[color_index(color)]
+    }
+
+    /// The game as one line that tells it from any other input (the start and the moves), the
+    /// key of its result in a batch's result file.
+    pub fn key(&self) -> String {
+        let rules = self.game.rules();
+        format!(
+            "{} {} {}",
+            rules,
+            rules.board_string(&self.game.start()),
+            self.game.transcript(true)
+        )
+    }
+}
+
+fn color_index(color: Color) -> usize {
+    match color {
+        Color::Black => 0,
+        Color::White => 1,
+    }
+}
+
+/// Why a game of the input cannot be reviewed.
+#[derive(Clone, Debug, PartialEq, Error)]
+pub(crate) enum GameError {
+    /// A GGF game that does not parse or replay.
+    #[error("{input}:{line}: {error}")]
+    Ggf {
+        /// The input's name.
+        input: String,
+        /// Its line (from 1).
+        line: usize,
+        /// What is wrong.
+        error: GgfError,
+    },
+    /// A transcript line that does not replay.
+    #[error("{input}:{line}: {error}")]
+    Transcript {
+        /// The input's name.
+        input: String,
+        /// Its line (from 1).
+        line: usize,
+        /// What is wrong.
+        error: TranscriptError,
+    },
+}
+
+/// The games of `text` (named `source` in errors): GGF games (`(;GM[Othello]…;)`, any number a
+/// line or over several lines), and transcripts from the start of `rules` (one a line, passes
+/// optional). Blank lines and lines starting with `#`, `%` or `;` are skipped. Each game is
+/// read on its own: a bad one is an error in its place, the others stand.
+pub(crate) fn read_games(
+    text: &str,
+    source: &str,
+    rules: Rules,
+) -> Vec<Result<PlayedGame, GameError>> {
+    let mut games = Vec::new();
+    let mut at = 0;
+    for segment in segments(text) {
+        match segment {
+            Segment::Ggf { start, end } => {
+                let line = line_of(text, start);
+                at = end;
+                games.push(
+                    GgfGame::parse(&text[start..end])
+                        .and_then(|ggf| {
+                            let game = ggf.game()?;
+                            let name = |tag, default: &str| {
+                                ggf.tag(tag)
+                                    .map(str::trim)
+                                    .filter(|n| !n.is_empty())
+                                    .unwrap_or(default)
+                                    .to_string()
+                            };
+                            Ok(PlayedGame {
+                                game,
+                                players: [name("PB", "Black"), name("PW", "White")],
+                                line,
+                            })
+                        })
+                        .map_err(|error| GameError::Ggf {
+                            input: source.to_string(),
+                            line,
+                            error,
+                        }),
+                );
+            }
+            Segment::Line { start, end } => {
+                let content = text[start..end].trim();
+                let line = line_of(text, start);
+                if start < at
+                    || content.is_empty()
+                    || content.starts_with(['#', '%', ';'])
+                    || content.chars().all(|c| c == ')' || c.is_whitespace())
+                {
+                    continue;
+                }
+                games.push(
+                    Game::from_transcript(rules, rules.start_position(), content)
+                        .map(|game| PlayedGame {
+                            game,
+                            players: ["Black".into(), "White".into()],
+                            line,
+                        })
+                        .map_err(|error| GameError::Transcript {
+                            input: source.to_string(),
+                            line,
+                            error,
+                        }),
+                );
+            }
+        }
+    }
+    games
+}
+
+/// A piece of the input: a GGF game, or a line outside any.
+enum Segment {
+    Ggf { start: usize, end: usize },
+    Line { start: usize, end: usize },
+}
+
+/// The GGF games of `text` (from `(;` to the `;)` or `)` that closes it, bracketed values and
+/// their escapes skipped) and the lines outside them, in order.
+fn segments(text: &str) -> Vec<Segment> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut line_start = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'(' && bytes.get(i + 1) == Some(&b';') {
+            // What stands before the game on its line (a synchro prefix, say) is not a line.
+            let end = game_end(bytes, i);
+            out.push(Segment::Ggf { start: i, end });
+            i = end;
+            line_start = i;
+            continue;
+        }
+        if bytes[i] == b'\n' {
+            out.push(Segment::Line {
+                start: line_start,
+                end: i,
+            });
+            line_start = i + 1;
+        }
+        i += 1;
+    }
+    if line_start < bytes.len() {
+        out.push(Segment::Line {
+            start: line_start,
+            end: bytes.len(),
+        });
+    }
+    out
+}
+
+/// The end (exclusive) of the GGF game starting at `start` (`(;`): after its closing `)`, or
+/// the end of the text.
+fn game_end(bytes: &[u8], start: usize) -> usize {
+    let mut i = start + 2;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'[' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b']' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b')' => return i + 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    bytes.len()
+}
+
+/// The line (from 1) of byte `at` of `text`.
+fn line_of(text: &str, at: usize) -> usize {
+    1 + text.as_bytes()[..at]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+}
+
+/// How deep a review searches.
+#[derive(Clone, Debug)]
+pub(crate) struct ReviewOptions {
+    /// The depth of the search of positions with more than `exact_from` empties.
+    pub depth: u32,
+    /// Positions with at most this many empties are solved exactly (a search of `depth` plies
+    /// solves those of up to `depth × 3/2` empties exactly anyway).
+    pub exact_from: u32,
+    /// Review only this player's moves.
+    pub player: Option<String>,
+    /// Openings the games were started from (`iago match --openings`): the moves of a game
+    /// that follow the longest of them are not the players' choices, and not reviewed.
+    pub openings: Vec<Vec<Move>>,
+}
+
+impl ReviewOptions {
+    /// The plies of `game` that an opening of [`ReviewOptions::openings`] played.
+    fn opening_plies(&self, game: &Game) -> usize {
+        self.openings
+            .iter()
+            .filter(|o| game.moves().starts_with(o))
+            .map(Vec::len)
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Whether the move of `played` at index `i` (from 0) is reviewed: not a pass, not an
+    /// opening's, and the player's with `--player`.
+    pub fn reviews(&self, played: &PlayedGame, i: usize, mover: Color) -> bool {
+        !played.game.moves()[i].is_pass()
+            && i >= self.opening_plies(&played.game)
+            && self
+                .player
+                .as_deref()
+                .is_none_or(|p| p == played.player(mover))
+    }
+}
+
+/// One reviewed move. Values are discs for the player who moved.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub(crate) struct MoveReview {
+    /// The game, from 1.
+    pub game: usize,
+    /// The move's place in the game, from 1 (passes count).
+    pub ply: usize,
+    /// Empty squares before the move.
+    pub empties: u32,
+    /// The mover's name.
+    pub player: String,
+    /// The mover's colour: `black` or `white`.
+    pub color: &'static str,
+    /// The move played.
+    #[serde(rename = "move")]
+    pub played: String,
+    /// The best move found.
+    pub best_move: String,
+    /// The value of the move played.
+    pub value: i32,
+    /// The value of the best move.
+    pub best_value: i32,
+    /// `best_value - value`.
+    pub loss: i32,
+    /// Whether both values are exact (solved), not a search's estimates.
+    pub exact: bool,
+}
+
+impl MoveReview {
+    /// Whether the mover was Black.
+    pub fn black(&self) -> bool {
+        self.color == "black"
+    }
+
+    /// The value of the move played from Black's point of view.
+    pub fn value_for_black(&self) -> i32 {
+        if self.black() {
+            self.value
+        } else {
+            -self.value
+        }
+    }
+}
+
+/// Reviews the moves of `played` (game `index` of the input, from 1) with `engine`, whose
+/// threads, table, evaluation and selectivity the searches use; `progress` is called after each
+/// reviewed move. Forced passes are not reviewed, nor with `options.player` the other player's
+/// moves. The engine's stop flag ends the review early (the moves reviewed so far are given).
+pub(crate) fn review_game(
+    engine: &mut Engine,
+    played: &PlayedGame,
+    index: usize,
+    options: &ReviewOptions,
+    progress: &mut dyn FnMut(),
+) -> Result<Vec<MoveReview>, crate::board::rules::UnsupportedRules> {
+    let rules = played.game.rules();
+    if engine.rules() != rules {
+        engine.set_rules(rules)?;
+    }
+    engine.clear_hash();
+    let mut out = Vec::new();
+    let states: Vec<State> = played.game.states().collect();
+    for (i, &mv) in played.game.moves().iter().enumerate() {
+        let state = states[i];
+        let color = state.position.to_move;
+        let player = played.player(color);
+        let Some(square) = mv.square().filter(|_| options.reviews(played, i, color)) else {
+            continue;
+        };
+        let empties = rules.empty_count(&state.position.board);
+        let limits = if empties <= options.exact_from {
+            Limits::depth(60)
+        } else {
+            Limits::depth(options.depth)
+        };
+        let best = engine.search(&SearchRequest::analyze(limits).state(state), &mut |_| {});
+        if engine.is_stopped() {
+            break;
+        }
+        let (mut best_move, mut best_value) = (best.best_move, best.score);
+        let mut exact = best.bound == Bound::Exact;
+        let value = if best_move == mv || symmetric(&rules, &state, mv, best_move) {
+            best_value
+        } else {
+            let mask = 1u64 << square.index();
+            let request = SearchRequest::analyze(limits).state(state).moves(mask);
+            let result = engine.search(&request, &mut |_| {});
+            if engine.is_stopped() {
+                break;
+            }
+            exact &= result.bound == Bound::Exact;
+            if result.score > best_value {
+                // The move searched alone came out better than the best of all (a
+                // depth-limited search is not monotone): it is the best found.
+                (best_move, best_value) = (mv, result.score);
+            }
+            result.score
+        };
+        out.push(MoveReview {
+            game: index,
+            ply: i + 1,
+            empties,
+            player: player.to_string(),
+            color: if color == Color::Black {
+                "black"
+            } else {
+                "white"
+            },
+            played: mv.to_string(),
+            best_move: best_move.to_string(),
+            value,
+            best_value,
+            loss: best_value - value,
+            exact,
+        });
+        progress();
+    }
+    Ok(out)
+}
+
+/// Whether `a` and `b` are the same move up to a symmetry of the 8×8 position `state` (as the
+/// four first moves are): then they are worth the same, whatever a search says.
+fn symmetric(rules: &Rules, state: &State, a: Move, b: Move) -> bool {
+    let (Some(a), Some(b)) = (a.square(), b.square()) else {
+        return false;
+    };
+    let board = state.position.board;
+    rules.size == 8
+        && Symmetry::ALL
+            .iter()
+            .any(|&s| board.transform(s) == board && s.apply_square(a) == b)
+}
+
+/// Moves, summed losses and blunders of one player in one phase.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Tally {
+    /// Moves reviewed.
+    pub moves: usize,
+    /// Discs lost in all.
+    pub loss: i64,
+    /// Moves that lost [`BLUNDER`] discs or more.
+    pub blunders: usize,
+}
+
+impl Tally {
+    fn add(&mut self, review: &MoveReview) {
+        self.moves += 1;
+        self.loss += i64::from(review.loss);
+        self.blunders += usize::from(review.loss >= BLUNDER);
+    }
+
+    /// The mean loss a move (0 without moves).
+    pub fn mean(&self) -> f64 {
+        if self.moves == 0 {
+            0.0
+        } else {
+            self.loss as f64 / self.moves as f64
+        }
+    }
+}
+
+/// The losses of every player, by phase ([`PHASES`]) and in all.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Summary {
+    players: BTreeMap<String, [Tally; PHASES.len()]>,
+}
+
+impl Summary {
+    /// Counts `review`.
+    pub fn add(&mut self, review: &MoveReview) {
+        let phases = self.players.entry(review.player.clone()).or_default();
+        phases[phase(review.empties)].add(review);
+    }
+
+    /// Each player with its phases' tallies, by name.
+    pub fn players(&self) -> impl Iterator<Item = (&str, &[Tally; PHASES.len()])> {
+        self.players
+            .iter()
+            .map(|(name, tallies)| (name.as_str(), tallies))
+    }
+
+    /// Whether no move was counted.
+    pub fn is_empty(&self) -> bool {
+        self.players.is_empty()
+    }
+}
+
+/// The whole-game tally of `phases`.
+pub(crate) fn total(phases: &[Tally]) -> Tally {
+    phases.iter().fold(Tally::default(), |a, t| Tally {
+        moves: a.moves + t.moves,
+        loss: a.loss + t.loss,
+        blunders: a.blunders + t.blunders,
+    })
+}
+
+/// A phase's name: `60-45`, …, `14-0`.
+pub(crate) fn phase_name(index: usize) -> String {
+    let (high, low) = PHASES[index];
+    format!("{high}-{low}")
+}
+
+/// The result of a game for its title: `Black wins by 4`, `White wins by 10`, `draw` (the
+/// empties to the winner), or `unfinished`.
+pub(crate) fn result_text(game: &Game) -> String {
+    if !game.is_over() {
+        return "unfinished".to_string();
+    }
+    match game.final_score_for_black() {
+        0 => "draw".to_string(),
+        s if s > 0 => format!("Black wins by {s}"),
+        s => format!("White wins by {}", -s),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn phases_cover_every_count_of_empties() {
+        assert_eq!(phase(60), 0);
+        assert_eq!(phase(45), 0);
+        assert_eq!(phase(44), 1);
+        assert_eq!(phase(25), 2);
+        assert_eq!(phase(24), 3);
+        assert_eq!(phase(15), 3);
+        assert_eq!(phase(14), 4);
+        assert_eq!(phase(0), 4);
+        assert_eq!(phase_name(2), "34-25");
+    }
+
+    #[test]
+    fn games_are_read_from_ggf_and_transcripts_alike() {
+        let text = "# two games and a transcript\n\
+            (;GM[Othello]PB[Ann]PW[Bob]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[D6];)(;GM[Othello]PB[Cy]PW[Di]B[F5];)\n\
+            f5d6c3\n\
+            \n\
+            1 (;GM[Othello]PB[Ed]\n  PW[Flo]B[E6];)\n\
+            f5f5\n";
+        let games = read_games(text, "x.ggf", Rules::OTHELLO);
+        assert_eq!(games.len(), 5);
+        let ok: Vec<&PlayedGame> = games.iter().filter_map(|g| g.as_ref().ok()).collect();
+        assert_eq!(ok.len(), 4);
+        assert_eq!(ok[0].players, ["Ann".to_string(), "Bob".to_string()]);
+        assert_eq!(ok[0].game.transcript(false), "f5d6");
+        assert_eq!((ok[1].line, ok[1].game.moves().len()), (2, 1));
+        assert_eq!(ok[2].players, ["Black".to_string(), "White".to_string()]);
+        assert_eq!(ok[2].game.transcript(false), "f5d6c3");
+        assert_eq!((ok[3].line, ok[3].player(Color::White)), (5, "Flo"));
+        let err = games[4].as_ref().unwrap_err().to_string();
+        assert!(err.starts_with("x.ggf:7: "), "{err}");
+    }
+}
