@@ -87,13 +87,18 @@ fn review_json(path: &std::path::Path, args: &[&str]) -> Vec<Value> {
         .collect()
 }
 
-/// The perfect line from FFO #1 to the end, with the position after its first `n` moves.
-fn perfect_line(engine: &mut Engine) -> Vec<Move> {
-    let state = Rules::OTHELLO.state(ffo_1()).unwrap();
+/// A perfect line from `position` to the end of the game.
+fn perfect_line_from(engine: &mut Engine, position: Position) -> Vec<Move> {
+    let state = Rules::OTHELLO.state(position).unwrap();
     let solved = engine
         .solve(Rules::OTHELLO, &state, SolveMode::Exact)
         .unwrap();
     solved.solution.pv
+}
+
+/// A perfect line from FFO #1 to the end.
+fn perfect_line(engine: &mut Engine) -> Vec<Move> {
+    perfect_line_from(engine, ffo_1())
 }
 
 #[test]
@@ -117,49 +122,65 @@ fn a_perfectly_played_endgame_loses_nothing() {
     assert_eq!(rows[0]["empties"], 14);
 }
 
-#[test]
-fn a_blunder_at_12_empties_is_found_with_its_exact_loss() {
-    let mut engine = engine();
-    // Two perfect moves from FFO #1, then the worst move at 12 empties, then perfect play.
-    let line = perfect_line(&mut engine);
+/// A game from FFO #1: `perfect` moves of the solver's line, then the worst move (by exact
+/// solves of every move), then the solver's line to the end.
+struct Blundered {
+    moves: Vec<Move>,
+    /// The worst move, at ply `perfect + 1`.
+    blunder: Move,
+    /// The exact values of the best move and of the blunder, for the side that blundered.
+    best: i32,
+    value: i32,
+    /// Empties before the blunder.
+    empties: u32,
+}
+
+fn blundered_game(engine: &mut Engine, perfect: usize) -> Blundered {
+    let line = perfect_line(engine);
     let mut position = ffo_1();
-    let mut moves = Vec::new();
-    for &mv in &line[..2] {
+    let mut moves = line[..perfect].to_vec();
+    for &mv in &moves {
         position = position.try_play(mv).unwrap();
-        moves.push(mv);
     }
-    assert_eq!(position.board.empty_count(), 12);
-    let best = exact(&mut engine, position);
+    let best = exact(engine, position);
     let (blunder, value) = position
         .board
         .legal_moves()
         .iter()
         .map(|sq| {
             let mv = Move::Play(sq);
-            (mv, -exact(&mut engine, position.try_play(mv).unwrap()))
+            (mv, -exact(engine, position.try_play(mv).unwrap()))
         })
         .min_by_key(|&(_, v)| v)
         .unwrap();
-    let loss = best - value;
-    assert!(loss >= 8, "a blunder worth finding: {loss}");
     moves.push(blunder);
     let after = position.try_play(blunder).unwrap();
-    let state = Rules::OTHELLO.state(after).unwrap();
-    let rest = engine
-        .solve(Rules::OTHELLO, &state, SolveMode::Exact)
-        .unwrap()
-        .solution
-        .pv;
-    moves.extend(rest);
-    let path = scratch_file("blunder12.ggf", &ggf(ffo_1(), &moves));
+    moves.extend(perfect_line_from(engine, after));
+    Blundered {
+        moves,
+        blunder,
+        best,
+        value,
+        empties: position.board.empty_count(),
+    }
+}
+
+#[test]
+fn a_blunder_at_12_empties_is_found_with_its_exact_loss() {
+    let mut engine = engine();
+    let game = blundered_game(&mut engine, 2);
+    assert_eq!(game.empties, 12);
+    let loss = game.best - game.value;
+    assert!(loss >= 8, "a blunder worth finding: {loss}");
+    let path = scratch_file("blunder12.ggf", &ggf(ffo_1(), &game.moves));
     let rows = review_json(&path, &["--depth", "4"]);
     std::fs::remove_file(&path).unwrap();
     let row = rows.iter().find(|r| r["ply"] == 3).expect("the third move");
     assert_eq!(row["empties"], 12);
-    assert_eq!(row["move"], blunder.to_string());
+    assert_eq!(row["move"], game.blunder.to_string());
     assert_eq!(row["exact"], true);
-    assert_eq!(row["best_value"], best);
-    assert_eq!(row["value"], value);
+    assert_eq!(row["best_value"], game.best);
+    assert_eq!(row["value"], game.value);
     assert_eq!(row["loss"], loss);
     // The only loss of the game.
     let total: i64 = rows.iter().map(|r| r["loss"].as_i64().unwrap()).sum();
@@ -218,33 +239,9 @@ fn a_blunder_at_30_empties_is_found_far_above_the_noise() {
 
 #[test]
 fn the_picture_draws_every_move_and_marks_the_blunders() {
-    let mut engine = engine();
-    let line = perfect_line(&mut engine);
     // White's second move replaced by its worst one, then perfect play again.
-    let mut position = ffo_1();
-    let mut moves = Vec::new();
-    for &mv in &line[..3] {
-        position = position.try_play(mv).unwrap();
-        moves.push(mv);
-    }
-    let best = exact(&mut engine, position);
-    let worst = position
-        .board
-        .legal_moves()
-        .iter()
-        .map(Move::Play)
-        .max_by_key(|&mv| best + exact(&mut engine, position.try_play(mv).unwrap()))
-        .unwrap();
-    position = position.try_play(worst).unwrap();
-    moves.push(worst);
-    let state = Rules::OTHELLO.state(position).unwrap();
-    moves.extend(
-        engine
-            .solve(Rules::OTHELLO, &state, SolveMode::Exact)
-            .unwrap()
-            .solution
-            .pv,
-    );
+    let game = blundered_game(&mut engine(), 3);
+    let moves = game.moves;
     let path = scratch_file("picture.ggf", &ggf(ffo_1(), &moves));
     let dir = std::env::temp_dir().join(format!("iago-review-{}-svg", std::process::id()));
     let rows = review_json(&path, &["--depth", "4", "--svg", dir.to_str().unwrap()]);
