@@ -155,7 +155,8 @@ pub fn run(args: &ReviewArgs) -> Result<(), CliError> {
             result: result_text(&played.game),
             moves: &reviews,
         };
-        shard.record(item, &played.key(), &row)?;
+        let key = keys[item].as_deref().expect("a game read has a key");
+        shard.record(item, key, &row)?;
         if let Some(dir) = &args.svg {
             let path = dir.join(format!("game-{index}.svg"));
             std::fs::write(&path, game_svg(played, index, &reviews))

@@ -106,12 +106,10 @@ pub(crate) fn read_games(
     rules: Rules,
 ) -> Vec<Result<PlayedGame, GameError>> {
     let mut games = Vec::new();
-    let mut at = 0;
     for segment in segments(text) {
         match segment {
             Segment::Ggf { start, end } => {
                 let line = line_of(text, start);
-                at = end;
                 games.push(
                     GgfGame::parse(&text[start..end])
                         .and_then(|ggf| {
@@ -139,8 +137,7 @@ pub(crate) fn read_games(
             Segment::Line { start, end } => {
                 let content = text[start..end].trim();
                 let line = line_of(text, start);
-                if start < at
-                    || content.is_empty()
+                if content.is_empty()
                     || content.starts_with(['#', '%', ';'])
                     || content.chars().all(|c| c == ')' || c.is_whitespace())
                 {
