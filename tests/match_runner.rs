@@ -166,6 +166,42 @@ fn clocks_over_gtp_and_in_process() {
             assert!(used <= 1.0 + 0.05 * moves + 1.0, "{color} used {used} s");
         }
     }
+    // The summary's time: each engine's own moves, as the GGF records them (in centiseconds),
+    // and its share of the clock.
+    let json = &report.json;
+    for (i, name) in json["engines"].as_array().unwrap().iter().enumerate() {
+        let time = &json["time"][i];
+        let (mut seconds, mut moves, mut clock) = (0.0, 0.0, 0.0);
+        for result in json["results"].as_array().unwrap() {
+            let ggf = record(&report, result);
+            let color = if result["black"] == *name {
+                Color::Black
+            } else {
+                Color::White
+            };
+            seconds += ggf.time_used(color).as_secs_f64();
+            let own = ggf
+                .moves
+                .iter()
+                .filter(|(c, m)| *c == color && m.time.is_some());
+            let n = own.count() as f64;
+            moves += n;
+            clock += 1.0 + 0.05 * n;
+        }
+        let per_game = time["seconds_per_game"].as_f64().unwrap();
+        let games = json["games"].as_f64().unwrap();
+        assert!(
+            (per_game * games - seconds).abs() <= 0.005 * moves + 1e-9,
+            "{time}"
+        );
+        let ms = time["ms_per_move"].as_f64().unwrap();
+        assert!(
+            (ms * moves / 1000.0 - per_game * games).abs() < 1e-6,
+            "{time}"
+        );
+        let share = time["clock_share"].as_f64().unwrap();
+        assert!((share * clock - per_game * games).abs() < 1e-6, "{time}");
+    }
     let _ = std::fs::remove_dir_all(dir);
 }
 

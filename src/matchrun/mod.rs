@@ -278,12 +278,73 @@ impl MatchReport {
         (!discs.is_empty()).then(|| discs.iter().sum::<i32>() as f64 / discs.len() as f64)
     }
 
+    /// The time engine `engine` (0 or 1) spent on its moves, as the runner measured it.
+    pub fn time_use(&self, engine: usize) -> TimeUse {
+        let mut used = TimeUse::default();
+        for game in &self.games {
+            let color = game.color_of(engine);
+            let times: Vec<f64> = (game.moves.iter())
+                .filter(|(c, _)| *c == color)
+                .filter_map(|(_, item)| item.time)
+                .collect();
+            used.games += 1;
+            used.moves += times.len();
+            used.seconds += times.iter().sum::<f64>();
+            if let Some(clock) = self.limits[engine].clock {
+                let moves = times.len() as u32;
+                used.clock_seconds += (clock.base + clock.increment * moves).as_secs_f64();
+            }
+        }
+        used
+    }
+
     /// Games won by Black, by White, and drawn.
     pub fn by_color(&self) -> (usize, usize, usize) {
         let count =
             |f: &dyn Fn(i32) -> bool| self.games.iter().filter(|g| f(g.score_for_black())).count();
         (count(&|s| s > 0), count(&|s| s < 0), count(&|s| s == 0))
     }
+}
+
+/// The time an engine spent on its moves over a match.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct TimeUse {
+    /// Games played.
+    pub games: usize,
+    /// Moves the engine chose (the openings' moves are not its own).
+    pub moves: usize,
+    /// Seconds spent on them.
+    pub seconds: f64,
+    /// The time its clock gave it over those games (zero without a clock).
+    pub clock_seconds: f64,
+}
+
+impl TimeUse {
+    /// Mean milliseconds a move.
+    pub fn ms_per_move(&self) -> Option<f64> {
+        (self.moves > 0).then(|| 1000.0 * self.seconds / self.moves as f64)
+    }
+
+    /// Mean seconds a game.
+    pub fn seconds_per_game(&self) -> Option<f64> {
+        (self.games > 0).then(|| self.seconds / self.games as f64)
+    }
+
+    /// The share of its clock it used (0 to 1), with a clock.
+    pub fn clock_share(&self) -> Option<f64> {
+        (self.clock_seconds > 0.0).then(|| self.seconds / self.clock_seconds)
+    }
+}
+
+/// [`TimeUse`] in the JSON summary.
+#[derive(Serialize, Debug)]
+pub struct TimeSummary {
+    /// Mean milliseconds a move.
+    pub ms_per_move: Option<f64>,
+    /// Mean seconds a game.
+    pub seconds_per_game: Option<f64>,
+    /// The share of its clock used (0 to 1), with a clock.
+    pub clock_share: Option<f64>,
 }
 
 /// Progress after each game, for a live display.
@@ -585,6 +646,8 @@ pub struct Summary {
     pub seed: Option<u64>,
     /// Seconds the match took.
     pub seconds: f64,
+    /// The time each engine spent on its moves.
+    pub time: [TimeSummary; 2],
     /// Every game.
     pub results: Vec<GameSummary>,
 }
@@ -634,6 +697,14 @@ pub fn summary(report: &MatchReport) -> Summary {
         sprt: report.sprt,
         seed: report.seed,
         seconds: report.elapsed.as_secs_f64(),
+        time: [0, 1].map(|engine| {
+            let used = report.time_use(engine);
+            TimeSummary {
+                ms_per_move: used.ms_per_move(),
+                seconds_per_game: used.seconds_per_game(),
+                clock_share: used.clock_share(),
+            }
+        }),
         results: report
             .games
             .iter()
@@ -669,6 +740,7 @@ pub fn summary(report: &MatchReport) -> Summary {
 pub fn summary_text(report: &MatchReport, config: &MatchConfig) -> String {
     let mut s = summary_header(report, config);
     s.push_str(&score_lines(report));
+    s.push_str(&time_line(report));
     s.push_str(&forfeit_count_lines(report));
     if let Some(sprt) = &report.sprt {
         s.push_str(&sprt_line(sprt));
@@ -696,6 +768,31 @@ fn summary_header(report: &MatchReport, config: &MatchConfig) -> String {
         report.elapsed.as_secs_f64()
     ));
     s
+}
+
+/// The time each engine spent: `Time: A 12.4 ms a move, 0.37 s a game (92% of its clock); B …`.
+fn time_line(report: &MatchReport) -> String {
+    let parts: Vec<String> = [0, 1]
+        .into_iter()
+        .filter_map(|engine| {
+            let used = report.time_use(engine);
+            let mut part = format!(
+                "{} {:.1} ms a move, {:.2} s a game",
+                report.names[engine],
+                used.ms_per_move()?,
+                used.seconds_per_game()?
+            );
+            if let Some(share) = used.clock_share() {
+                part.push_str(&format!(" ({:.0}% of its clock)", 100.0 * share));
+            }
+            Some(part)
+        })
+        .collect();
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!("Time: {}\n", parts.join("; "))
+    }
 }
 
 /// The score, the Elo difference, the average disc difference and the wins by colour.
