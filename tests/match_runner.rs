@@ -28,13 +28,14 @@ struct Report {
 }
 
 /// Runs `iago match --engine FIRST --engine SECOND` over [`OPENINGS`] with `args` added, in
-/// `dir`; the match must succeed.
+/// `dir` (also its working directory); the match must succeed.
 fn run_match(dir: &Path, first: &str, second: &str, args: &[&str]) -> Report {
     let openings = dir.join("openings.txt");
     std::fs::write(&openings, OPENINGS).unwrap();
     let ggf = dir.join("games.ggf");
     let _ = std::fs::remove_file(&ggf);
     let output = Command::new(IAGO)
+        .current_dir(dir)
         .args(["match", "--engine", first, "--engine", second, "--json"])
         .args(args)
         .arg("--openings")
@@ -237,6 +238,22 @@ fn a_crashing_engine_loses_every_game_and_the_match_goes_on() {
         let report = run_match(&dir, "iago,depth=1", &engine, &["--rounds", "2"]);
         check_forfeits(&report, "crash", "at the start", 4);
     }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_relative_program_runs_in_a_relative_directory() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch("relative");
+    std::fs::create_dir_all(dir.join("engines")).unwrap();
+    let script = dir.join("engines/crash.sh");
+    std::fs::write(&script, "#!/bin/sh\nexit 1\n").unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    // `./crash.sh` in `engines`, both relative to the match's working directory: it starts
+    // (and crashes), rather than the match failing to find it.
+    let engine = "name=Crash,cmd=./crash.sh,dir=engines,depth=1";
+    let report = run_match(&dir, "iago,depth=1", engine, &["--rounds", "1"]);
+    check_forfeits(&report, "crash", "at the start", 2);
     let _ = std::fs::remove_dir_all(dir);
 }
 

@@ -60,7 +60,13 @@ pub(crate) struct Process {
 impl Process {
     /// Starts `options` (the program in its working directory, stdin/stdout/stderr piped).
     pub fn spawn(options: &ExternalOptions, name: &str) -> Result<Process, StartError> {
-        let mut command = Command::new(&options.program);
+        // A path is made absolute here: a relative one would be looked up from the working
+        // directory `dir`, which it already includes.
+        let program = match options.program.components().count() {
+            1 => options.program.clone(),
+            _ => std::path::absolute(&options.program).unwrap_or(options.program.clone()),
+        };
+        let mut command = Command::new(program);
         command
             .args(&options.args)
             .stdin(Stdio::piped())
