@@ -13,7 +13,8 @@ use crate::eval::{Evaluation, default_evaluator};
 use crate::search::ProbCutLevel;
 use crate::search::driver::{MAX_DEPTH, Think};
 use crate::search::endgame::{SolveMode, Stopped};
-use crate::search::midgame::Othello;
+use crate::search::midgame::{Othello, exact_seconds};
+use crate::search::time::TimePlan;
 use crate::search::tt::TranspositionTable;
 use crate::search::variant::Variant;
 use crate::search::{Bound, Limits, SearchResult, Source};
@@ -456,7 +457,7 @@ impl Engine {
             return single(result);
         }
         let start = Instant::now();
-        let plan = limits.plan(start, rules.empty_count(&state.board()));
+        let plan = self.plan(rules, limits, start, &state);
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let mut best: Vec<SearchResult> = Vec::new();
         let mut nodes = 0;
@@ -498,7 +499,7 @@ impl Engine {
             observer(&row);
             let solved = row.iter().all(|r| r.bound == Bound::Exact);
             best = row;
-            if solved || self.is_stopped() || plan.past_soft(Instant::now()) {
+            if solved || self.is_stopped() || plan.past_target(Instant::now()) {
                 break;
             }
         }
@@ -532,7 +533,7 @@ impl Engine {
         let moves = rules.moves(state);
         if moves == 0 {
             // The pass costs no thought; its value is the other side's search, negated.
-            let limits = forced_limits(limits, start, rules.empty_count(&board));
+            let limits = forced_limits(limits, &self.plan(rules, limits, start, state));
             let request = SearchRequest {
                 book: false,
                 moves: ALL_MOVES,
@@ -579,13 +580,22 @@ impl Engine {
         }
         if request.book && legal.count_ones() == 1 {
             // A forced move: searched only for its value.
-            let limits = forced_limits(limits, start, rules.empty_count(&board));
+            let limits = forced_limits(limits, &self.plan(rules, limits, start, state));
             let mut result = self.think(rules, state, &limits, request, start, observer);
             result.source = Source::Forced;
             result.time = start.elapsed();
             return result;
         }
         self.think(rules, state, limits, request, start, observer)
+    }
+
+    /// The deadlines of a search of `state` under `rules` from `start`: the clock shared over
+    /// the moves before the exact solve fits, by the solver's time model on this engine's
+    /// threads (8x8 only; the variants share it over all their moves).
+    fn plan(&self, rules: Rules, limits: &Limits, start: Instant, state: &State) -> TimePlan {
+        let (standard, threads) = (rules.is_standard(), self.options.threads);
+        let model = |empties| standard.then(|| exact_seconds(empties, threads));
+        limits.plan(start, rules.empty_count(&state.board()), &model)
     }
 
     /// Iterative deepening over the request's moves (at least one, all legal), from its first
@@ -602,7 +612,7 @@ impl Engine {
         observer: &mut (dyn FnMut(&SearchResult) + Send),
     ) -> SearchResult {
         self.tt.new_search();
-        let plan = limits.plan(start, rules.empty_count(&state.board()));
+        let plan = self.plan(rules, limits, start, state);
         let (tt, evaluator, stop) = (&self.tt, &self.evaluator, &*self.stop);
         let level = self.options.selectivity;
         self.pool.install(|| {
@@ -785,11 +795,11 @@ impl SearchRequest {
 }
 
 /// The limits that value a forced move or a pass: the same depth, and a tenth of the time the
-/// move would have had.
-fn forced_limits(limits: &Limits, start: Instant, empties: u32) -> Limits {
+/// move would have had by its `plan`.
+fn forced_limits(limits: &Limits, plan: &TimePlan) -> Limits {
     Limits {
         depth: limits.depth,
-        move_time: limits.plan(start, empties).remaining(start).map(|t| t / 10),
+        move_time: plan.remaining(plan.start).map(|t| t / 10),
         clock: None,
     }
 }

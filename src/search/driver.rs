@@ -3,7 +3,7 @@
 //! the principal variation read back from the hash table.
 
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::board::{Board, Move, Square};
 use crate::eval::SearchEval;
@@ -13,7 +13,7 @@ use crate::search::endgame::Stopped;
 use crate::search::midgame::Othello;
 use crate::search::params::{
     HELPERS_MIN_DEPTH, HELPERS_MIN_THREADS, PRESEARCH_END_LEVELS, PRESEARCH_GAP,
-    PRESEARCH_MIDGAME_LEVEL, PRESEARCH_MIN_EMPTIES, THREADS_PER_HELPER,
+    PRESEARCH_MIDGAME_LEVEL, PRESEARCH_MIN_EMPTIES, THREADS_PER_HELPER, WLD_SHARE_OF_EXACT,
 };
 use crate::search::probcut::ProbCutLevel;
 use crate::search::pvs::{Pvs, RootMove, SearchGame, principal_variation};
@@ -100,8 +100,14 @@ impl Schedule {
         }
     }
 
-    /// The iteration after one in `phase` (not exact) has completed, or `None` to stop.
-    fn next<G: SearchGame>(&self, phase: Phase, plan: &TimePlan) -> Option<Phase> {
+    /// The iteration after one in `phase` (not exact) has completed, or `None` to stop; a
+    /// midgame iteration is predicted to take `predicted`.
+    fn next<G: SearchGame>(
+        &self,
+        phase: Phase,
+        plan: &TimePlan,
+        predicted: Duration,
+    ) -> Option<Phase> {
         let now = Instant::now();
         let left = plan.remaining(now).map(|d| d.as_secs_f64());
         let exact_seconds = G::exact_seconds(self.empties, self.threads);
@@ -110,18 +116,28 @@ impl Schedule {
             (Phase::Exact, _, _) => return None,
             // After a proven win/loss/draw, the rest of the time goes to the exact score.
             (Phase::WinLossDraw, _, _) => Phase::Exact,
-            // With a clock: the exact solve once it fits in half the time left, a
-            // win/loss/draw solve first when only that fits (it costs about a third).
+            // With a deadline: the exact solve once the model puts it in half the time left, a
+            // win/loss/draw solve first when only that fits.
             (_, Some(left), Some(exact)) if solvable && exact < left / 2.0 => Phase::Exact,
-            (_, Some(left), Some(exact)) if solvable && exact / 3.0 < left / 2.0 => {
+            (_, Some(left), Some(exact)) if solvable && exact * WLD_SHARE_OF_EXACT < left / 2.0 => {
                 Phase::WinLossDraw
             }
-            (Phase::Midgame(d), _, _) if d >= self.max_depth || plan.past_soft(now) => {
+            (Phase::Midgame(d), _, _) if d >= self.max_depth || !plan.may_start(now, predicted) => {
                 return None;
             }
             (Phase::Midgame(d), _, _) => Phase::Midgame(d + 1),
         })
     }
+}
+
+/// How an iteration ended.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Ended {
+    Completed,
+    /// Stopped, after a later root move had proved better than the first: the root list's
+    /// first move and its score are this depth's best so far.
+    StoppedImproved,
+    Stopped,
 }
 
 /// The search of one position by one call of [`think`]: what its iterations share.
@@ -136,13 +152,13 @@ struct Iterations<'a, G: SearchGame> {
 
 impl<G: SearchGame> Iterations<'_, G> {
     /// Searches `root` at `depth` plies and ProbCut `level` for a score of kind `bound`, the
-    /// aspiration window around `guess`: the score, the nodes, and whether it was stopped.
+    /// aspiration window around `guess`: the score, the nodes, and how it ended.
     fn search(
         &self,
         root: &mut [RootMove<G::Move>],
         (depth, level, bound): (u32, ProbCutLevel, Bound),
         guess: Option<i32>,
-    ) -> (i32, u64, bool) {
+    ) -> (i32, u64, Ended) {
         let (tt, game, node, control) = (self.tt, self.game, self.node, self.control);
         let mut search = Pvs::new(tt, game, control, true, level);
         let mut helper_nodes = 0;
@@ -175,7 +191,12 @@ impl<G: SearchGame> Iterations<'_, G> {
         } else {
             aspiration(&mut search, node, root, depth, guess, true)
         };
-        (score, helper_nodes + search.nodes(), search.aborted())
+        let ended = match (search.aborted(), search.improved()) {
+            (false, _) => Ended::Completed,
+            (true, true) => Ended::StoppedImproved,
+            (true, false) => Ended::Stopped,
+        };
+        (score, helper_nodes + search.nodes(), ended)
     }
 
     /// The best line of an iteration whose best root move is `first` and whose score is
@@ -238,6 +259,7 @@ pub(crate) fn think<G: SearchGame>(
     let mut presearched = !G::PRESEARCH;
     let mut midgame_done = 0;
     let mut phase = schedule.first(first_depth, &plan);
+    let mut times = IterationTimes::default();
     let iterations = Iterations {
         tt,
         game,
@@ -253,16 +275,39 @@ pub(crate) fn think<G: SearchGame>(
             let first = (midgame_done + 2).max(4);
             let pre = presearch(tt, game, control, node, &mut root, first, guess);
             nodes += pre.nodes;
+            if let Some((depth, level, score)) = pre.deepest {
+                // Deeper than the midgame iterations: the move if the solve does not end.
+                let result = SearchResult {
+                    best_move: Move::Play(Square::from_index_unchecked(root[0].sq)),
+                    score,
+                    depth,
+                    selectivity: level,
+                    bound: Bound::Estimate,
+                    nodes,
+                    time: plan.start.elapsed(),
+                    pv: principal_variation(&game, tt, node, root[0].sq, depth),
+                    source: Source::Search,
+                };
+                observer(&result);
+                best = Some(result);
+            }
             match pre.guess {
                 Ok(g) => guess = g,
                 Err(Stopped) => break,
             }
         }
-        let (score, searched, aborted) = iterations.search(&mut root, (depth, level, bound), guess);
-        nodes += searched;
-        if aborted {
-            break;
+        let began = Instant::now();
+        let (score, searched, ended) = iterations.search(&mut root, (depth, level, bound), guess);
+        if bound == Bound::Estimate {
+            times.push(began.elapsed());
         }
+        nodes += searched;
+        let score = match ended {
+            Ended::Completed => score,
+            // A midgame move proved better than the last iteration's best is played.
+            Ended::StoppedImproved if bound == Bound::Estimate => root[0].score,
+            Ended::StoppedImproved | Ended::Stopped => break,
+        };
         let estimate = best.as_ref().map_or(0, |b| b.score);
         let score = match bound {
             // A proven sign; the value inside it is the last estimate's, pushed to the right side.
@@ -290,10 +335,13 @@ pub(crate) fn think<G: SearchGame>(
             midgame_done = depth;
         }
         best = Some(result);
-        if bound == Bound::Exact {
+        if bound == Bound::Exact || ended != Ended::Completed {
             break;
         }
-        match iterations.schedule.next::<G>(phase, &plan) {
+        match iterations
+            .schedule
+            .next::<G>(phase, &plan, times.predicted())
+        {
             Some(next) => phase = next,
             None => break,
         }
@@ -302,6 +350,35 @@ pub(crate) fn think<G: SearchGame>(
     result.nodes = nodes;
     result.time = plan.start.elapsed();
     result
+}
+
+/// The times of the last two midgame iterations, which predict the next one's.
+#[derive(Default)]
+struct IterationTimes {
+    last: Duration,
+    before: Duration,
+}
+
+impl IterationTimes {
+    /// The least and the most growth from one iteration to the next assumed in a prediction,
+    /// and the growth assumed when the last iterations were too short to measure.
+    const GROWTH: (f64, f64, f64) = (1.5, 6.0, 3.0);
+
+    fn push(&mut self, time: Duration) {
+        self.before = self.last;
+        self.last = time;
+    }
+
+    /// The next iteration's time: the last one's, times the last growth (within bounds).
+    fn predicted(&self) -> Duration {
+        let (least, most, unknown) = Self::GROWTH;
+        let growth = if self.before >= Duration::from_micros(200) {
+            (self.last.as_secs_f64() / self.before.as_secs_f64()).clamp(least, most)
+        } else {
+            unknown
+        };
+        self.last.mul_f64(growth)
+    }
 }
 
 /// Helper searches beside a midgame iteration on `threads` threads at `depth` with `empties`
@@ -414,12 +491,15 @@ fn fallback<G: SearchGame>(game: &G, node: &G::Node, root: &[RootMove<G::Move>])
 }
 
 /// What the pre-searches of an exact solve leave: the last score (the guess passed in when
-/// none ran), or `Stopped`; and the nodes they visited.
+/// none ran), or `Stopped`; the nodes they visited; and the deepest that completed.
 pub(crate) struct Presearched {
     /// The centre of the exact search's aspiration window.
     pub guess: Result<Option<i32>, Stopped>,
     /// Positions visited.
     pub nodes: u64,
+    /// The depth, level and score of the deepest pre-search that completed, whose best move is
+    /// first in the root list: the move to play if the solve is stopped.
+    pub deepest: Option<(u32, ProbCutLevel, i32)>,
 }
 
 /// The selective searches before an exact solve of `node` (none below
@@ -438,10 +518,12 @@ fn presearch<G: SearchGame>(
 ) -> Presearched {
     let empties = game.empties(node);
     let mut nodes = 0;
+    let mut deepest = None;
     if empties < PRESEARCH_MIN_EMPTIES {
         return Presearched {
             guess: Ok(guess),
             nodes: 0,
+            deepest,
         };
     }
     let midgame = (first_depth..=empties.saturating_sub(PRESEARCH_GAP))
@@ -468,13 +550,16 @@ fn presearch<G: SearchGame>(
             return Presearched {
                 guess: Err(Stopped),
                 nodes,
+                deepest,
             };
         }
         guess = Some(score);
+        deepest = Some((depth, level, score));
     }
     Presearched {
         guess: Ok(guess),
         nodes,
+        deepest,
     }
 }
 

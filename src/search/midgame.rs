@@ -70,7 +70,7 @@ impl<'a, E: SearchEval + ?Sized> Pvs<'a, Othello<'a, E>> {
 
 /// Seconds to solve `empties` exactly on `threads` threads, by the model of
 /// [`EXACT_SECONDS_AT_20`]: exact solves with the evaluation in the ordering.
-fn exact_seconds(empties: u32, threads: usize) -> f64 {
+pub(crate) fn exact_seconds(empties: u32, threads: usize) -> f64 {
     let speedup = if threads <= 1 {
         1.0
     } else {

@@ -66,12 +66,17 @@ pub const ORDERING_SEARCH_FROM: [u32; 3] = [3, 6, 10];
 /// measurement recorded, 2026-11-22-midgame-search.md).
 pub const ORDERING_SEARCH_WEIGHT: i32 = 32;
 
-/// The exact-solve time model by which the driver decides that a solve fits the clock: seconds
-/// at 20 empties on one thread (2026-11-22-midgame-search.md).
-pub const EXACT_SECONDS_AT_20: f64 = 0.8;
+/// The exact-solve time model by which the driver decides that a solve fits the clock and the
+/// clock keeps time for it: seconds at 20 empties on one thread, the mean of game positions
+/// (2026-11-28-where-games-are-lost.md; FFO positions take 5-8 times longer).
+pub const EXACT_SECONDS_AT_20: f64 = 0.1;
 
-/// The model's growth per empty square (2026-11-22-midgame-search.md).
-pub const EXACT_GROWTH_PER_EMPTY: f64 = 2.15;
+/// The model's growth per empty square (2026-11-28-where-games-are-lost.md).
+pub const EXACT_GROWTH_PER_EMPTY: f64 = 2.05;
+
+/// What a win/loss/draw solve costs against an exact one in the model: game positions took
+/// 0.7 to 1 times the exact time at 16-20 empties by the medians (2026-11-28-where-games-are-lost.md).
+pub const WLD_SHARE_OF_EXACT: f64 = 0.7;
 
 /// The model's speed-up of two threads over one (2026-11-22-midgame-search.md).
 pub const EXACT_TWO_THREAD_SPEEDUP: f64 = 1.6;

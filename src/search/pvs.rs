@@ -248,6 +248,8 @@ pub(crate) struct Pvs<'a, G: SearchGame> {
     counter: Counter<'a>,
     parallel: bool,
     level: ProbCutLevel,
+    /// A stopped root search found a move better than the first one (now first).
+    improved: bool,
 }
 
 impl<'a, G: SearchGame> Pvs<'a, G> {
@@ -266,12 +268,19 @@ impl<'a, G: SearchGame> Pvs<'a, G> {
             counter: Counter::new(control),
             parallel: parallel && rayon::current_num_threads() > 1,
             level,
+            improved: false,
         }
     }
 
     /// Whether the search was stopped (its scores are then meaningless).
     pub fn aborted(&self) -> bool {
         self.counter.is_stopped()
+    }
+
+    /// Whether the last root search, stopped, had proved a later move better than the first
+    /// one: that move is then first in the root list, with its score.
+    pub fn improved(&self) -> bool {
+        self.improved
     }
 
     /// Positions visited (evaluated leaves and exact-solver nodes included).
@@ -315,6 +324,8 @@ impl<'a, G: SearchGame> Pvs<'a, G> {
     ) -> (i32, usize) {
         let mut best = -INF;
         let mut best_index = 0;
+        let alpha_at_entry = alpha;
+        self.improved = false;
         for i in 0..root.len() {
             if i == 1 && self.parallel && depth >= G::SPLIT_MIN_DEPTH && root.len() > 2 {
                 // The later root moves as at any PV node: in parallel, at a null window.
@@ -355,7 +366,10 @@ impl<'a, G: SearchGame> Pvs<'a, G> {
                 }
             }
         }
-        if !self.counter.stopped {
+        // A stopped search keeps the old order, unless a later move scored above the window's
+        // bottom and so above the first move, which was searched to the end before it.
+        self.improved = self.counter.stopped && best_index > 0 && best > alpha_at_entry;
+        if !self.counter.stopped || self.improved {
             // Best first; moves not searched after a cut-off keep their old order at the end.
             let best_move = root[best_index];
             root.copy_within(0..best_index, 1);

@@ -59,30 +59,45 @@ impl Limits {
     }
 
     /// The deadlines of a search starting at `start` in a position with `empties` empty squares.
-    pub fn plan(&self, start: Instant, empties: u32) -> TimePlan {
+    /// `solve_seconds` is the time an exact solve of so many empties takes (`None` where no
+    /// model is known): a game clock is shared over the moves before the solve fits, not over
+    /// the moves to the end of the game.
+    pub(crate) fn plan(
+        &self,
+        start: Instant,
+        empties: u32,
+        solve_seconds: &dyn Fn(u32) -> Option<f64>,
+    ) -> TimePlan {
         let budget = match (self.move_time, self.clock) {
             (Some(t), _) => Some(move_time_budget(t)),
-            (None, Some(clock)) => Some(clock_budget(&clock, empties)),
+            (None, Some(clock)) => Some(clock_budget(&clock, empties, solve_seconds)),
             (None, None) => None,
         };
+        let banked = self.move_time.is_none()
+            && self.clock.is_some_and(|clock| clock.moves_to_go != Some(1));
         // A budget beyond what the clock can represent is no deadline.
         TimePlan {
             start,
-            soft: budget.and_then(|(soft, _)| start.checked_add(soft)),
+            target: budget.and_then(|(target, _)| start.checked_add(target)),
             hard: budget.and_then(|(_, hard)| start.checked_add(hard)),
+            banked,
         }
     }
 }
 
-/// When to stop starting new work (`soft`) and when to stop outright (`hard`).
+/// How long a move should take (`target`) and when it is stopped (`hard`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimePlan {
     /// When the search began.
     pub start: Instant,
-    /// No new iteration starts after this.
-    pub soft: Option<Instant>,
+    /// When the move should end: iterations start while they are predicted to end by about
+    /// this time, so that the moves take it on average.
+    pub target: Option<Instant>,
     /// The search is stopped at this instant.
     pub hard: Option<Instant>,
+    /// Whether time left unused is kept for later moves (a clock), or lost (a time per move,
+    /// a byo-yomi period of one move).
+    pub banked: bool,
 }
 
 impl TimePlan {
@@ -91,9 +106,27 @@ impl TimePlan {
         self.hard.map(|h| h.saturating_duration_since(now))
     }
 
-    /// Whether the soft deadline has passed.
-    pub fn past_soft(&self, now: Instant) -> bool {
-        self.soft.is_some_and(|s| now >= s)
+    /// Whether the target has passed.
+    pub fn past_target(&self, now: Instant) -> bool {
+        self.target.is_some_and(|t| now >= t)
+    }
+
+    /// Whether an iteration predicted to take `predicted` may start at `now`. On a clock, time
+    /// left unused is kept for later moves: the whole iteration must be predicted to end by
+    /// the target, so that the time kept for the solve is not spent before it. With a time per
+    /// move, what is left is lost: the first half must be predicted to end by the target (the
+    /// deadline). That half is about the search of the first root move, after which an
+    /// iteration stopped at the deadline still yields a move proved better.
+    pub fn may_start(&self, now: Instant, predicted: Duration) -> bool {
+        let Some(target) = self.target else {
+            return true;
+        };
+        let end = if self.banked {
+            now.checked_add(predicted)
+        } else {
+            now.checked_add(predicted / 2)
+        };
+        end.is_some_and(|end| end <= target)
     }
 }
 
@@ -103,46 +136,112 @@ fn margin(budget: Duration) -> Duration {
     Duration::from_millis(15).min(budget / 5)
 }
 
-/// `(soft, hard)` for a fixed time per move.
+/// `(target, hard)` for a fixed time per move: all of it but the margin.
 fn move_time_budget(time: Duration) -> (Duration, Duration) {
     let hard = time - margin(time);
-    (hard / 2, hard)
+    (hard, hard)
 }
 
-/// `(soft, hard)` from a game clock: an equal share of the remaining time over the moves left
-/// (about half the empties), plus most of the increment. A clock that lasts the game gives no
-/// move more than a third of it; one refilled after `moves_to_go` moves (a byo-yomi period)
-/// keeps half a share for each of the period's other moves, so that its last move may use all.
-fn clock_budget(clock: &Clock, empties: u32) -> (Duration, Duration) {
-    // Keep a reserve for the communication with the GUI over the rest of the game.
-    let reserve = Duration::from_millis(50).min(clock.remaining / 10);
-    let usable = clock.remaining.saturating_sub(reserve);
-    let moves_left = clock
-        .moves_to_go
-        .unwrap_or(empties.div_ceil(2))
-        .clamp(1, 40);
-    let share = usable / moves_left + clock.increment * 9 / 10;
-    let cap = match clock.moves_to_go {
-        Some(_) => usable - usable / moves_left / 2 * (moves_left - 1),
-        None => usable / 3,
+/// `(target, hard)` from a game clock.
+///
+/// A clock that lasts the game is shared in two parts. The exact solve is planned at the most
+/// empties it fits in [`SOLVE_SHARES`] midgame moves' time by `solve_seconds`, and that much
+/// is kept for it. The rest is shared equally over the moves before it, at most twice a share
+/// a move and a third of the clock. From that point on, a move's target is half the usable time and
+/// its deadline three quarters, so that the solve may take what it needs and the moves after
+/// it still have time. Without a model, the clock is shared over about half the empties.
+///
+/// A clock refilled after `moves_to_go` moves (a byo-yomi period) keeps half a share for each
+/// of the period's other moves, so that its last move may use all. Most of an increment is
+/// added to every share.
+fn clock_budget(
+    clock: &Clock,
+    empties: u32,
+    solve_seconds: &dyn Fn(u32) -> Option<f64>,
+) -> (Duration, Duration) {
+    // Keep a reserve for the communication with the GUI over the rest of the game or period
+    // (a period of one move has only the margin).
+    let reserve = match clock.moves_to_go {
+        Some(1) => Duration::ZERO,
+        _ => Duration::from_millis(50).min(clock.remaining / 10),
     };
-    let hard_cap = cap + clock.increment * 9 / 10;
-    let hard = (share * 2).min(hard_cap).min(usable);
+    let usable = clock.remaining.saturating_sub(reserve);
+    let increment = clock.increment * 9 / 10;
+    let (share, cap) = match clock.moves_to_go {
+        Some(period) => {
+            let moves = period.clamp(1, 40);
+            let share = usable / moves;
+            (share, usable - share / 2 * (moves - 1))
+        }
+        None => match solve_plan(usable, empties, solve_seconds) {
+            Some((solve_from, kept)) if empties > solve_from => {
+                let moves = (empties - solve_from).div_ceil(2).min(40);
+                ((usable - kept) / moves, usable / 3)
+            }
+            Some(_) => {
+                let hard = (usable * 3 / 4 + increment).min(usable);
+                let hard = hard.saturating_sub(margin(hard));
+                return ((usable / 2 + increment).min(hard), hard);
+            }
+            None => (usable / empties.div_ceil(2).clamp(1, 40), usable / 3),
+        },
+    };
+    let share = share + increment;
+    let hard = (share * 2).min(cap + increment).min(usable);
     let hard = hard.saturating_sub(margin(hard));
-    (share.min(hard) * 3 / 5, hard)
+    (share.min(hard), hard)
+}
+
+/// The most time the exact solve may keep, in midgame moves' shares.
+const SOLVE_SHARES: u32 = 10;
+
+/// The exact solve a clock with `usable` time plans at `empties` or fewer, and the time it
+/// keeps for it (twice the model's): the most empties whose solve keeps at most
+/// [`SOLVE_SHARES`] shares of the time left to the moves before it. The plan stays where it is while the moves
+/// spend their shares. `None` without a model.
+fn solve_plan(
+    usable: Duration,
+    empties: u32,
+    solve_seconds: &dyn Fn(u32) -> Option<f64>,
+) -> Option<(u32, Duration)> {
+    solve_seconds(0)?;
+    let usable = usable.as_secs_f64();
+    let fits = |e: u32| {
+        let moves = f64::from((empties - e).div_ceil(2));
+        let shares = f64::from(SOLVE_SHARES);
+        // Twice the model's time: the driver starts a solve that the model puts in half the
+        // time left.
+        let kept = 2.0 * solve_seconds(e)?;
+        (kept * (moves + shares) <= usable * shares).then_some(kept)
+    };
+    Some(
+        (0..=empties)
+            .rev()
+            .find_map(|e| fits(e).map(|t| (e, Duration::from_secs_f64(t))))
+            .unwrap_or((0, Duration::ZERO)),
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn no_model(_: u32) -> Option<f64> {
+        None
+    }
+
+    /// Othello-like: 0.1 s at 20 empties, doubling with each empty square.
+    fn model(empties: u32) -> Option<f64> {
+        Some(0.1 * 2f64.powi(empties as i32 - 20))
+    }
+
     #[test]
     fn move_time_keeps_a_margin() {
         let start = Instant::now();
-        let plan = Limits::move_time(Duration::from_secs(1)).plan(start, 40);
+        let plan = Limits::move_time(Duration::from_secs(1)).plan(start, 40, &no_model);
         assert_eq!(plan.hard, Some(start + Duration::from_millis(985)));
-        assert!(plan.soft.unwrap() < plan.hard.unwrap());
-        let tiny = Limits::move_time(Duration::from_millis(10)).plan(start, 40);
+        assert_eq!(plan.target, plan.hard);
+        let tiny = Limits::move_time(Duration::from_millis(10)).plan(start, 40, &no_model);
         assert_eq!(tiny.hard, Some(start + Duration::from_millis(8)));
     }
 
@@ -158,7 +257,7 @@ mod tests {
             clock: Some(clock),
             ..Limits::default()
         };
-        let plan = limits.plan(start, 40);
+        let plan = limits.plan(start, 40, &no_model);
         let hard = plan.hard.unwrap() - start;
         // 20 moves left: about 3 s each, at most twice that.
         assert!(
@@ -173,7 +272,7 @@ mod tests {
             }),
             ..Limits::default()
         };
-        let hard = short.plan(start, 50).hard.unwrap() - start;
+        let hard = short.plan(start, 50, &no_model).hard.unwrap() - start;
         assert!(hard < Duration::from_millis(200), "{hard:?}");
     }
 
@@ -188,19 +287,15 @@ mod tests {
             }),
             ..Limits::default()
         };
-        // One move in the period: all of it but the reserve and the margin.
-        let plan = period(1.0, 1).plan(start, 40);
-        assert_eq!(plan.hard.unwrap() - start, Duration::from_millis(935));
-        assert!(plan.soft.unwrap() - start >= Duration::from_millis(500));
-        let plan = period(0.1, 1).plan(start, 40);
-        let hard = plan.hard.unwrap() - start;
-        assert!(
-            hard > Duration::from_millis(70) && hard < Duration::from_millis(90),
-            "{hard:?}"
-        );
+        // One move in the period: all of it but the margin.
+        let plan = period(1.0, 1).plan(start, 40, &no_model);
+        assert_eq!(plan.hard.unwrap() - start, Duration::from_millis(985));
+        assert_eq!(plan.target, plan.hard);
+        let plan = period(0.03, 1).plan(start, 40, &no_model);
+        assert_eq!(plan.hard.unwrap() - start, Duration::from_millis(24));
         // Four moves in 4 s: about a second each, at most the time that leaves the other
         // three half a second each.
-        let hard = period(4.0, 4).plan(start, 40).hard.unwrap() - start;
+        let hard = period(4.0, 4).plan(start, 40, &no_model).hard.unwrap() - start;
         assert!(
             hard > Duration::from_millis(1900) && hard <= Duration::from_millis(2000),
             "{hard:?}"
@@ -214,7 +309,10 @@ mod tests {
             }),
             ..Limits::default()
         };
-        assert!(whole_game.plan(start, 40).hard.unwrap() - start < Duration::from_millis(150));
+        assert!(
+            whole_game.plan(start, 40, &no_model).hard.unwrap() - start
+                < Duration::from_millis(150)
+        );
     }
 
     #[test]
@@ -235,11 +333,11 @@ mod tests {
             clock: Some(clock),
             ..Limits::default()
         };
-        let plan = limits.plan(Instant::now(), 60);
+        let plan = limits.plan(Instant::now(), 60, &no_model);
         assert!(plan.hard.is_some());
         assert!(
             Limits::move_time(most)
-                .plan(Instant::now(), 60)
+                .plan(Instant::now(), 60, &no_model)
                 .hard
                 .is_some()
         );
@@ -247,8 +345,81 @@ mod tests {
 
     #[test]
     fn no_limit_means_no_deadline() {
-        let plan = Limits::depth(10).plan(Instant::now(), 30);
+        let plan = Limits::depth(10).plan(Instant::now(), 30, &no_model);
         assert_eq!(plan.hard, None);
         assert_eq!(plan.remaining(Instant::now()), None);
+    }
+
+    #[test]
+    fn a_clock_keeps_time_for_the_solve() {
+        let start = Instant::now();
+        let limits = Limits {
+            clock: Some(Clock {
+                remaining: Duration::from_secs(4),
+                increment: Duration::ZERO,
+                moves_to_go: None,
+            }),
+            ..Limits::default()
+        };
+        // 3.95 s usable, 41 empties: the solve of 23 empties keeps 1.6 s (twice the model's),
+        // ten times the share of the 9 moves before it in the other 2.35 s (24 empties would
+        // keep 3.2 s).
+        let plan = limits.plan(start, 41, &model);
+        assert_eq!(
+            plan.target.unwrap() - start,
+            Duration::from_millis(2350) / 9
+        );
+        assert_eq!(
+            plan.hard.unwrap() - start,
+            Duration::from_millis(2350) * 2 / 9 - Duration::from_millis(15)
+        );
+        // Over 21 moves without a model.
+        let without = limits.plan(start, 41, &no_model);
+        assert_eq!(
+            without.target.unwrap() - start,
+            Duration::from_millis(3950) / 21
+        );
+        // At the solve point and after it: half the clock, three quarters at most.
+        let plan = limits.plan(start, 23, &model);
+        let most = Duration::from_millis(3950) * 3 / 4 - Duration::from_millis(15);
+        assert_eq!(
+            plan.target.unwrap() - start,
+            Duration::from_millis(3950) / 2
+        );
+        assert_eq!(plan.hard.unwrap() - start, most);
+    }
+
+    #[test]
+    fn an_iteration_starts_when_it_is_predicted_to_end_in_time() {
+        let start = Instant::now();
+        let at = |ms| start + Duration::from_millis(ms);
+        let ms = Duration::from_millis;
+        // On a clock: the whole iteration by the target.
+        let clock = TimePlan {
+            start,
+            target: Some(at(100)),
+            hard: Some(at(200)),
+            banked: true,
+        };
+        assert!(clock.may_start(at(40), ms(60)));
+        assert!(!clock.may_start(at(40), ms(61)));
+        // With a time per move: its first half by the deadline.
+        let per_move = TimePlan {
+            start,
+            target: Some(at(100)),
+            hard: Some(at(100)),
+            banked: false,
+        };
+        assert!(per_move.may_start(at(40), ms(120)));
+        assert!(!per_move.may_start(at(40), ms(122)));
+        assert!(!per_move.may_start(at(100), ms(2)));
+        // Without a deadline, always.
+        let free = TimePlan {
+            start,
+            target: None,
+            hard: None,
+            banked: false,
+        };
+        assert!(free.may_start(at(40), Duration::from_secs(1_000_000)));
     }
 }
