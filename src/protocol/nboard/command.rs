@@ -29,7 +29,7 @@ pub enum Command {
     /// `move <mli>`: one move, with optional eval and time.
     Move(MoveItem),
     /// `ping <n>`: stop thinking and answer `pong <n>`; a `ping` without a valid number is
-    /// still a stop, answered by a bare `pong`.
+    /// still a stop, answered by `pong 0`.
     Ping(Option<PingId>),
     /// `go`: choose a move.
     Go,

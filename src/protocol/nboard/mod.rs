@@ -118,9 +118,10 @@ impl Session {
             Command::Ping(n) => {
                 self.slot.stop();
                 if n.is_none() {
-                    log::warn!("ping without a valid number, answered by a bare pong");
+                    log::warn!("ping without a valid number, answered by pong 0");
                 }
-                self.out.line(Response::Pong(n));
+                // NBoard reads a number after `pong`.
+                self.out.line(Response::Pong(Some(n.unwrap_or_else(|| 0.into()))));
             }
             Command::Go => self.go(),
             Command::Hint(n) => self.hint(n.max(1) as usize),
