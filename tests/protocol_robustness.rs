@@ -612,8 +612,14 @@ fn malformed_pings_are_answered_and_long_lines_are_not_echoed() {
     let big = "123456789012345678901234567890";
     engine.send(&format!("ping\nping abc\nping {big}"));
     // NBoard reads a number after `pong`: 0 for a ping without one.
-    assert_eq!(engine.line(Duration::from_secs(5)).as_deref(), Some("pong 0"));
-    assert_eq!(engine.line(Duration::from_secs(5)).as_deref(), Some("pong 0"));
+    assert_eq!(
+        engine.line(Duration::from_secs(5)).as_deref(),
+        Some("pong 0")
+    );
+    assert_eq!(
+        engine.line(Duration::from_secs(5)).as_deref(),
+        Some("pong 0")
+    );
     assert_eq!(
         engine.line(Duration::from_secs(5)),
         Some(format!("pong {big}"))

@@ -121,7 +121,8 @@ impl Session {
                     log::warn!("ping without a valid number, answered by pong 0");
                 }
                 // NBoard reads a number after `pong`.
-                self.out.line(Response::Pong(Some(n.unwrap_or_else(|| 0.into()))));
+                self.out
+                    .line(Response::Pong(Some(n.unwrap_or_else(|| 0.into()))));
             }
             Command::Go => self.go(),
             Command::Hint(n) => self.hint(n.max(1) as usize),
