@@ -111,7 +111,15 @@ impl Schedule {
         let now = Instant::now();
         let left = plan.remaining(now).map(|d| d.as_secs_f64());
         let exact_seconds = G::exact_seconds(self.empties, self.threads);
-        let solvable = self.empties <= self.solve_limit;
+        // A solve without pre-searches (few empties) waits for a midgame iteration as deep as
+        // they would have gone: its move is played if the solve is stopped.
+        let fallback = match phase {
+            Phase::Midgame(d) => {
+                self.empties >= PRESEARCH_MIN_EMPTIES || d + PRESEARCH_GAP >= self.empties
+            }
+            _ => true,
+        };
+        let solvable = self.empties <= self.solve_limit && fallback;
         Some(match (phase, left, exact_seconds) {
             (Phase::Exact, _, _) => return None,
             // After a proven win/loss/draw, the rest of the time goes to the exact score.
