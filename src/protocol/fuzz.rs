@@ -220,7 +220,10 @@ proptest! {
         let expected: Vec<nboard::Response> = lines
             .iter()
             .filter_map(|l| match l.parse::<nboard::Command>() {
-                Ok(nboard::Command::Ping(n)) => Some(nboard::Response::Pong(n)),
+                // A ping without a valid number gets `pong 0`.
+                Ok(nboard::Command::Ping(n)) => {
+                    Some(nboard::Response::Pong(Some(n.unwrap_or_else(|| 0.into()))))
+                }
                 _ => None,
             })
             .collect();
