@@ -12,8 +12,8 @@ use super::args::{
 };
 use crate::engine::{Engine, EngineOptions};
 use crate::review::{
-    BLUNDER, MoveReview, PHASES, PlayedGame, ReviewOptions, Summary, phase_name, read_games,
-    result_text, review_game, svg::game_svg, total,
+    MoveReview, PlayedGame, ReviewOptions, Summary, read_games, result_text, review_game,
+    svg::game_svg, write_summary, write_table,
 };
 use crate::search::ProbCutLevel;
 
@@ -220,70 +220,7 @@ fn write_game(
         }
         return out.flush();
     }
-    writeln!(
-        out,
-        "game {index}: {} (Black) vs {} (White), {}, {} moves (line {})",
-        played.players[0],
-        played.players[1],
-        result_text(&played.game),
-        played.game.moves().len(),
-        played.line
-    )?;
-    writeln!(
-        out,
-        " ply empties player       move best    value  best  loss  search"
-    )?;
-    let depth = format!("depth {}", args.depth);
-    for r in reviews {
-        let mark = if r.loss >= BLUNDER { "  ??" } else { "" };
-        writeln!(
-            out,
-            "{:>4} {:>7} {:<12} {:<4} {:<4} {:>+7} {:>+5} {:>5}  {}{mark}",
-            r.ply,
-            r.empties,
-            truncate(&r.player, 12),
-            r.played,
-            r.best_move,
-            r.value,
-            r.best_value,
-            r.loss,
-            if r.exact { "exact" } else { depth.as_str() }
-        )?;
-    }
+    write_table(out, played, index, reviews, args.depth)?;
     writeln!(out)?;
     out.flush()
-}
-
-/// The losses by player and phase.
-fn write_summary(out: &mut impl Write, summary: &Summary) -> std::io::Result<()> {
-    writeln!(
-        out,
-        "summary: discs lost a move by phase (empties before the move); a blunder loses {BLUNDER} or more"
-    )?;
-    writeln!(out, "player       phase  moves  mean loss  blunders")?;
-    for (player, phases) in summary.players() {
-        let rows = (0..PHASES.len())
-            .map(|k| (phase_name(k), phases[k]))
-            .chain([("all".to_string(), total(phases))]);
-        for (name, tally) in rows {
-            if tally.moves == 0 {
-                continue;
-            }
-            writeln!(
-                out,
-                "{:<12} {:>5} {:>6} {:>10.2} {:>9}",
-                truncate(player, 12),
-                name,
-                tally.moves,
-                tally.mean(),
-                tally.blunders
-            )?;
-        }
-    }
-    out.flush()
-}
-
-/// At most `chars` characters of `text`.
-fn truncate(text: &str, chars: usize) -> String {
-    text.chars().take(chars).collect()
 }

@@ -483,6 +483,86 @@ pub(crate) fn result_text(game: &Game) -> String {
     }
 }
 
+/// The table of one game's review: a title line (players, result, moves), then a row a reviewed
+/// move (ply, empties, player, move, best move, values, loss, how it was valued, `??` for a
+/// blunder). `depth` is the depth of the searches that did not solve.
+pub(crate) fn write_table(
+    out: &mut impl std::io::Write,
+    played: &PlayedGame,
+    index: usize,
+    reviews: &[MoveReview],
+    depth: u32,
+) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "game {index}: {} (Black) vs {} (White), {}, {} moves (line {})",
+        played.players[0],
+        played.players[1],
+        result_text(&played.game),
+        played.game.moves().len(),
+        played.line
+    )?;
+    writeln!(
+        out,
+        " ply empties player       move best    value  best  loss  search"
+    )?;
+    let depth = format!("depth {depth}");
+    for r in reviews {
+        let mark = if r.loss >= BLUNDER { "  ??" } else { "" };
+        writeln!(
+            out,
+            "{:>4} {:>7} {:<12} {:<4} {:<4} {:>+7} {:>+5} {:>5}  {}{mark}",
+            r.ply,
+            r.empties,
+            truncate(&r.player, 12),
+            r.played,
+            r.best_move,
+            r.value,
+            r.best_value,
+            r.loss,
+            if r.exact { "exact" } else { depth.as_str() }
+        )?;
+    }
+    Ok(())
+}
+
+/// The losses by player and phase.
+pub(crate) fn write_summary(
+    out: &mut impl std::io::Write,
+    summary: &Summary,
+) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "summary: discs lost a move by phase (empties before the move); a blunder loses {BLUNDER} or more"
+    )?;
+    writeln!(out, "player       phase  moves  mean loss  blunders")?;
+    for (player, phases) in summary.players() {
+        let rows = (0..PHASES.len())
+            .map(|k| (phase_name(k), phases[k]))
+            .chain([("all".to_string(), total(phases))]);
+        for (name, tally) in rows {
+            if tally.moves == 0 {
+                continue;
+            }
+            writeln!(
+                out,
+                "{:<12} {:>5} {:>6} {:>10.2} {:>9}",
+                truncate(player, 12),
+                name,
+                tally.moves,
+                tally.mean(),
+                tally.blunders
+            )?;
+        }
+    }
+    out.flush()
+}
+
+/// At most `chars` characters of `text`.
+fn truncate(text: &str, chars: usize) -> String {
+    text.chars().take(chars).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
