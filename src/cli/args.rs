@@ -310,6 +310,29 @@ impl Default for EngineArgs {
 }
 
 impl EngineArgs {
+    /// An engine set up by the options: threads, hash table, selectivity, evaluation, and the
+    /// book, which loads on a thread of its own while the session starts (the weights first, so
+    /// that their peaks of memory do not add up).
+    pub fn engine(&self) -> Result<crate::engine::Engine, CliError> {
+        let mut engine = crate::engine::Engine::new(crate::engine::EngineOptions {
+            threads: self.search.threads,
+            hash_mb: self.search.hash,
+            selectivity: self.selectivity,
+            ..crate::engine::EngineOptions::default()
+        })?;
+        let evaluation = self.eval.evaluator()?;
+        let embedded = matches!(evaluation, crate::eval::Evaluation::Embedded);
+        engine.set_evaluator(evaluation);
+        let book_args = self.clone();
+        engine.set_book_loading(move || {
+            if embedded {
+                crate::eval::embedded();
+            }
+            book_args.opening_book()
+        });
+        Ok(engine)
+    }
+
     /// The book chosen by `--book`/`--no-book`; a book that cannot be read gives a warning and
     /// no book.
     pub fn opening_book(&self) -> Option<crate::book::Book> {
