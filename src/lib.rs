@@ -42,7 +42,7 @@
 //! - [`book`]: opening books (load, save, probe).
 //! - [`ggf`]: GGF game records, read and written.
 //!
-//! Protocol sessions, the match runner, batch work, training and the command line belong to the
+//! Protocol sessions, the interactive console, the match runner, batch work, training and the command line belong to the
 //! `iago` binary and are not part of the API; [`run_command_line`] runs that binary.
 
 #![deny(missing_docs)]
@@ -51,6 +51,7 @@ pub(crate) mod batch;
 pub mod board;
 pub mod book;
 mod cli;
+pub(crate) mod console;
 pub mod engine;
 pub mod eval;
 pub(crate) mod matchrun;

@@ -13,6 +13,7 @@ pub mod games;
 pub mod matches;
 pub mod merge;
 pub mod perft;
+pub mod play;
 pub mod probcut_fit;
 pub mod protocol;
 pub mod review;
@@ -28,8 +29,9 @@ use args::EngineArgs;
 #[derive(Parser, Debug)]
 #[command(name = "iago", version, about, long_about = None)]
 pub struct Cli {
-    /// What to do. Without a subcommand, Iago speaks NBoard if the first line is `nboard N`,
-    /// GTP otherwise (a GUI needs no arguments).
+    /// What to do. Without a subcommand, Iago opens the console when standard input is a
+    /// terminal; otherwise (a GUI, a script) it speaks NBoard if the first line is `nboard N`,
+    /// GTP otherwise.
     #[command(subcommand)]
     pub command: Option<Command>,
     /// Engine options for the protocol session when no subcommand is given.
@@ -40,6 +42,9 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Subcommand, Debug)]
 pub enum Command {
+    /// Play, get hints and solve at the terminal: a board, a prompt, moves typed as f5 (plain
+    /// lines, no colours, when standard input is not a terminal).
+    Play(play::PlayArgs),
     /// Speak the NBoard protocol (v2) on stdin/stdout.
     Nboard(EngineArgs),
     /// Speak GTP (Othello dialect) on stdin/stdout.
@@ -88,9 +93,13 @@ pub enum Command {
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<(), CliError> {
     let Some(command) = cli.command else {
+        if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+            return play::run(&play::PlayArgs::at_terminal(cli.engine));
+        }
         return protocol::run(cli.engine, None);
     };
     match command {
+        Command::Play(args) => play::run(&args),
         Command::Nboard(args) => protocol::run(args, Some(crate::protocol::Protocol::Nboard)),
         Command::Gtp(args) => protocol::run(args, Some(crate::protocol::Protocol::Gtp)),
         Command::Perft(args) => perft::run(&args),
