@@ -32,6 +32,7 @@ enum Reply {
     NodeStats,
     Analysis {
         moves_made: u32,
+        eval: f64,
     },
     Learned,
     Ignored,
@@ -118,8 +119,8 @@ fn check_line(line: &str) -> Reply {
         }
         "analysis" => {
             let moves_made = words.next().unwrap().parse().unwrap();
-            no_exponent(words.next().unwrap());
-            Reply::Analysis { moves_made }
+            let eval = no_exponent(words.next().unwrap());
+            Reply::Analysis { moves_made, eval }
         }
         "learned" => Reply::Learned,
         _ => Reply::Ignored,
@@ -434,11 +435,11 @@ fn learn_and_analyze() {
     let replies = gui.replies(|r| matches!(r, Reply::Learned));
     assert_eq!(replies.last(), Some(&Reply::Learned));
     gui.request(&game, 2, "analyze");
-    let replies = gui.replies(|r| matches!(r, Reply::Analysis { moves_made: 0 }));
+    let replies = gui.replies(|r| matches!(r, Reply::Analysis { moves_made: 0, .. }));
     let made: Vec<u32> = replies
         .iter()
         .filter_map(|r| match r {
-            Reply::Analysis { moves_made } => Some(*moves_made),
+            Reply::Analysis { moves_made, .. } => Some(*moves_made),
             _ => None,
         })
         .collect();
@@ -558,6 +559,131 @@ fn the_book_answers_go_and_hint_and_learns() {
         book.len()
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn analyze_gives_book_positions_their_book_values() {
+    let dir = std::env::temp_dir().join(format!("iago-nboard-analyze-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("small.book");
+    small_book(&path);
+    let book = iago::book::Book::load(&path).unwrap();
+    let mut gui = Gui::start_with(&[
+        "nboard",
+        "--threads",
+        "1",
+        "--hash",
+        "16",
+        "--book",
+        path.to_str().unwrap(),
+    ]);
+    let game =
+        Game::from_transcript(Rules::OTHELLO, iago::board::Position::start(), "f5d6c3").unwrap();
+    gui.request(&game, 6, "analyze");
+    let replies = gui.replies(|r| matches!(r, Reply::Analysis { moves_made: 0, .. }));
+    let curve: Vec<(u32, f64)> = replies
+        .iter()
+        .filter_map(|r| match r {
+            Reply::Analysis { moves_made, eval } => Some((*moves_made, *eval)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(curve.len(), 4, "{curve:?}");
+    // The start, f5 and f5d6 are in the book: Black's view of their best book move's value.
+    for (made, state) in game.states().enumerate().take(3) {
+        let best = book
+            .choices(&state.board())
+            .iter()
+            .map(|c| c.value)
+            .max()
+            .expect("a book position");
+        let black = if state.to_move() == iago::board::Color::Black {
+            best
+        } else {
+            -best
+        };
+        let point = curve.iter().find(|(m, _)| *m as usize == made).unwrap();
+        assert_eq!(point.1, f64::from(black), "after {made} moves: {curve:?}");
+    }
+    gui.engine.send("quit");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_new_book_file_is_made_from_the_built_in_book_and_learns() {
+    let dir = std::env::temp_dir().join(format!("iago-nboard-newbook-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("mine.book");
+    assert!(!path.exists());
+    let mut gui = Gui::start_with(&[
+        "nboard",
+        "--threads",
+        "1",
+        "--hash",
+        "16",
+        "--book",
+        path.to_str().unwrap(),
+    ]);
+    // An opening the built-in book plays: the book answers at once.
+    let f5 = Game::from_transcript(Rules::OTHELLO, iago::board::Position::start(), "f5").unwrap();
+    let hints = gui.hint(&f5, 4, 2);
+    assert!(
+        hints
+            .iter()
+            .any(|r| matches!(r, Reply::Hint { book: true, .. })),
+        "{hints:?}"
+    );
+    let shipped = iago::book::Book::shipped().unwrap();
+    // A whole game off the book's usual lines, learned into the new file.
+    let game = common::random_game(Rules::OTHELLO, 100, 77);
+    assert!(game.is_over());
+    gui.request(&game, 2, "learn");
+    let replies = gui.replies(|r| matches!(r, Reply::Learned));
+    assert_eq!(replies.last(), Some(&Reply::Learned));
+    gui.engine.send("quit");
+    gui.engine.wait_exit(LONG);
+    let learned = iago::book::Book::load(&path).expect("the new book file");
+    assert!(
+        learned.len() > shipped.len(),
+        "{} <= {}",
+        learned.len(),
+        shipped.len()
+    );
+    let new = game
+        .states()
+        .take(20)
+        .filter(|s| !shipped.contains(&s.board()))
+        .find(|s| !s.board().legal_moves().is_empty())
+        .expect("a position the built-in book lacks");
+    assert!(learned.contains(&new.board()));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_book_file_that_cannot_be_made_is_a_warning_at_the_start() {
+    let mut engine = Engine::start(&[
+        "nboard",
+        "--threads",
+        "1",
+        "--hash",
+        "16",
+        "--book",
+        "/nonexistent-dir/mine.book",
+    ]);
+    engine.send("nboard 2");
+    // The first search waits for the book: its warning is out by the pong.
+    engine.send("set depth 2");
+    engine.send("hint 1");
+    engine.send("ping 1");
+    engine.until(LONG, |l| l == "pong 1");
+    engine.send("quit");
+    engine.wait_exit(LONG);
+    let errors = engine.stderr_lines().join("\n");
+    assert!(
+        errors.contains("cannot create the opening book /nonexistent-dir/mine.book"),
+        "{errors}"
+    );
+    assert!(errors.contains("not be saved"), "{errors}");
 }
 
 /// Whether `mv` is legal in `game` under its rules (a pass only when forced).

@@ -341,8 +341,7 @@ impl EngineArgs {
         }
         let start = Instant::now();
         let loaded = match &self.book {
-            Some(path) => crate::book::Book::load(std::path::Path::new(path))
-                .inspect(|b| b.set_path(Some(path.into()))),
+            Some(path) => book_file(std::path::Path::new(path)),
             None => crate::book::Book::shipped(),
         };
         match loaded {
@@ -367,6 +366,38 @@ impl EngineArgs {
             }
         }
     }
+}
+
+/// The book of `--book FILE`, which `learn` saves into. A file that does not exist yet is made
+/// from the built-in book; one that cannot be made or written is a warning now (the book is
+/// used, learned games are not saved), not a surprise at the first `learn`.
+fn book_file(path: &std::path::Path) -> Result<crate::book::Book, crate::book::BookError> {
+    if !path.exists() {
+        let book = crate::book::Book::shipped()?;
+        match book.save(path) {
+            Ok(_) => {
+                log::info!(
+                    "opening book {}: made from the built-in book",
+                    path.display()
+                );
+                book.set_path(Some(path.into()));
+            }
+            Err(e) => log::warn!(
+                "cannot create the opening book {}: {e}; using the built-in book, learned games will not be saved",
+                path.display()
+            ),
+        }
+        return Ok(book);
+    }
+    let book = crate::book::Book::load(path)?;
+    match std::fs::OpenOptions::new().append(true).open(path) {
+        Ok(_) => book.set_path(Some(path.into())),
+        Err(e) => log::warn!(
+            "the opening book {} cannot be written ({e}): learned games will not be saved",
+            path.display()
+        ),
+    }
+    Ok(book)
 }
 
 /// The rule set of a subcommand: `--rules`, `--discs`, `--size`.
