@@ -270,12 +270,17 @@ impl Engine {
 
     /// Evaluates every position of the game from the last back to the start (retrograde
     /// analysis): `report(moves made, colour to move, score for the side to move)` for each,
-    /// finished games exactly. Ends early, reporting nothing more, when the generation is
-    /// stopped.
+    /// finished games exactly, positions of the opening book by the book's value (its best
+    /// move's, as `go` would play from it), the others by a search. Ends early, reporting
+    /// nothing more, when the generation is stopped.
     pub fn analyze_game(&mut self, limits: &Limits, report: &mut dyn FnMut(usize, Color, i32)) {
         let rules = self.game.rules();
         let states: Vec<State> = self.game.states().collect();
         for (moves_made, state) in states.iter().enumerate().rev() {
+            if let Some(value) = self.book_value(rules, state) {
+                report(moves_made, state.to_move(), value);
+                continue;
+            }
             let score = self
                 .search_in(
                     rules,
@@ -363,6 +368,16 @@ impl Engine {
                 .expect("book lock")
                 .choices(&self.game.position().board)
         })
+    }
+
+    /// The book's value of `state` for the side to move: the value of its best book move
+    /// (`None` without a book, off the book, or for a variant).
+    fn book_value(&self, rules: Rules, state: &State) -> Option<i32> {
+        if !rules.is_standard() {
+            return None;
+        }
+        let book = self.book.get()?.read().expect("book lock");
+        book.choices(&state.board()).iter().map(|c| c.value).max()
     }
 
     /// Whether an opening book is loaded.
