@@ -244,14 +244,16 @@ fn plain_iago_detects_the_protocol() {
     assert_eq!(engine.line(LONG).as_deref(), Some("set myname Iago"));
 }
 
-/// A book file that is missing or corrupt: one warning, and the engine plays without a book.
+/// A book file that is corrupt: one warning, and the engine plays without a book; one that is
+/// missing is made from the built-in book.
 #[test]
-fn a_missing_or_corrupt_book_only_warns() {
+fn a_corrupt_book_warns_and_a_missing_one_is_made() {
     let dir = std::env::temp_dir().join(format!("iago-gtp-book-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let corrupt = dir.join("corrupt.book");
     std::fs::write(&corrupt, b"IAGOBOOK\x01\x00\x00\x00garbage").unwrap();
-    for path in [dir.join("missing.book"), corrupt] {
+    let missing = dir.join("missing.book");
+    for path in [missing.clone(), corrupt] {
         let mut engine = Engine::start(&[
             "gtp",
             "--threads",
@@ -271,6 +273,13 @@ fn a_missing_or_corrupt_book_only_warns() {
         ok(&mut engine, "quit");
         engine.wait_exit(Duration::from_secs(5)).expect("exits");
         let warnings = engine.stderr_lines();
+        if path == missing {
+            // A new book file is made from the built-in book, for `learn` to save into.
+            assert!(warnings.is_empty(), "{warnings:?}");
+            let made = iago::book::Book::load(&path).expect("the book file made");
+            assert_eq!(made.len(), iago::book::Book::shipped().unwrap().len());
+            continue;
+        }
         assert!(
             warnings
                 .iter()
