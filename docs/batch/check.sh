@@ -6,7 +6,8 @@
 #   - GNU parallel over "ssh" (parallel-hosts.sh, gather and shared modes): a stand-in ssh
 #     runs the jobs here in a directory of their own, files travel by rsync as to real hosts;
 #   - the Slurm array (slurm-solve.sbatch, slurm-merge.sbatch): the script's body once for each
-#     SLURM_ARRAY_TASK_ID, one after the other, then one task again alone;
+#     SLURM_ARRAY_TASK_ID, one after the other, then one task again alone (slurm-local.sh runs
+#     them under a real Slurm);
 #   - the Kubernetes indexed Job (k8s-solve-job.yaml, k8s-merge-job.yaml): the container's
 #     command once for each JOB_COMPLETION_INDEX, /work mapped to a scratch directory;
 #   - self-play data with GNU parallel (parallel-datagen.sh): the shards' chunk files and their
