@@ -9,10 +9,11 @@
 #     SLURM_ARRAY_TASK_ID, one after the other, then one task again alone (slurm-local.sh runs
 #     them under a real Slurm);
 #   - the Kubernetes indexed Job (k8s-solve-job.yaml, k8s-merge-job.yaml): the container's
-#     command once for each JOB_COMPLETION_INDEX, /work mapped to a scratch directory;
+#     command once for each JOB_COMPLETION_INDEX, /work mapped to a scratch directory, and the
+#     manifests checked by k8s-validate.py (no cluster);
 #   - self-play data with GNU parallel (parallel-datagen.sh): the shards' chunk files and their
 #     merge must equal those of one process, byte for byte.
-# Needs GNU parallel, rsync and jq.
+# Needs GNU parallel, rsync, jq and python3 with PyYAML.
 #
 #   docs/batch/check.sh [IAGO]     (default: target/release/iago)
 set -euo pipefail
@@ -22,6 +23,8 @@ iago=${1:-${IAGO:-$root/target/release/iago}}
 for tool in parallel rsync jq; do
     command -v "$tool" >/dev/null || { echo "check: $tool is not installed" >&2; exit 1; }
 done
+python3 -c 'import yaml' 2>/dev/null ||
+    { echo "check: python3 has no PyYAML (Debian: python3-yaml) to read the Kubernetes manifests" >&2; exit 1; }
 parallel --version 2>/dev/null | grep -q 'GNU parallel' ||
     { echo "check: $(command -v parallel) is not GNU parallel (moreutils has one too)" >&2; exit 1; }
 [ -x "$iago" ] || { echo "check: no iago binary at $iago (build it first)" >&2; exit 1; }
@@ -132,7 +135,8 @@ for ((i = 0; i < completions; i++)); do
 done
 logged "$work/k8s.log" sh -c "$(container_script "$here/k8s-merge-job.yaml")"
 same "$work/k8s/out/merged.jsonl"
-step "the Kubernetes indexed Job, index by index"
+python3 "$here/k8s-validate.py" "$job" "$here/k8s-merge-job.yaml"
+step "the Kubernetes indexed Job, index by index; its manifests checked"
 echo "check: every recipe's merge equals the whole run apart from time_ms"
 
 # Self-play data: 3 shards of parallel-datagen.sh write the chunk files of one process, byte
