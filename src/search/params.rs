@@ -58,9 +58,10 @@ pub const SELECTIVE_END_MIN_EMPTIES: u32 = 14;
 pub const MIDGAME_SPLIT_MIN_DEPTH: u32 = 6;
 
 /// Depths from which the moves of a node are ordered by their children's static values, then
-/// 1-ply, then 2-ply searches (no measurement recorded: kept from the first midgame search,
-/// 2026-11-22-midgame-search.md).
-pub const ORDERING_SEARCH_FROM: [u32; 3] = [3, 6, 10];
+/// 1-ply, then 2-ply searches; below the first, by mobility alone. Ordering by the evaluation at
+/// shallower depths cost more time than it saved, at 12 and 45 ms a move
+/// (2026-11-28-ntest-side-by-side.md).
+pub const ORDERING_SEARCH_FROM: [u32; 3] = [8, 16, 24];
 
 /// The weight of those searches' scores (in discs) against mobility in the ordering value (no
 /// measurement recorded, 2026-11-22-midgame-search.md).
