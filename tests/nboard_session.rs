@@ -172,6 +172,19 @@ impl Gui {
         Gui::start_with(&["nboard", "--threads", "2", "--hash", "16", "--no-book"])
     }
 
+    /// An engine with `threads` search threads and the book file `path`.
+    fn with_book(threads: &str, path: &std::path::Path) -> Gui {
+        Gui::start_with(&[
+            "nboard",
+            "--threads",
+            threads,
+            "--hash",
+            "16",
+            "--book",
+            path.to_str().unwrap(),
+        ])
+    }
+
     fn start_with(args: &[&str]) -> Gui {
         let mut engine = Engine::start(args);
         engine.send("nboard 2");
@@ -495,15 +508,7 @@ fn the_book_answers_go_and_hint_and_learns() {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("small.book");
     small_book(&path);
-    let mut gui = Gui::start_with(&[
-        "nboard",
-        "--threads",
-        "2",
-        "--hash",
-        "16",
-        "--book",
-        path.to_str().unwrap(),
-    ]);
+    let mut gui = Gui::with_book("2", &path);
     // After f5 the book knows f4 (+2, its best move outside the book) and d6 (-1).
     let f5 = Game::from_transcript(Rules::OTHELLO, iago::board::Position::start(), "f5").unwrap();
     let reply = gui.go(&f5, 10);
@@ -568,15 +573,7 @@ fn analyze_gives_book_positions_their_book_values() {
     let path = dir.join("small.book");
     small_book(&path);
     let book = iago::book::Book::load(&path).unwrap();
-    let mut gui = Gui::start_with(&[
-        "nboard",
-        "--threads",
-        "1",
-        "--hash",
-        "16",
-        "--book",
-        path.to_str().unwrap(),
-    ]);
+    let mut gui = Gui::with_book("1", &path);
     let game =
         Game::from_transcript(Rules::OTHELLO, iago::board::Position::start(), "f5d6c3").unwrap();
     gui.request(&game, 6, "analyze");
@@ -615,15 +612,7 @@ fn a_new_book_file_is_made_from_the_built_in_book_and_learns() {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("mine.book");
     assert!(!path.exists());
-    let mut gui = Gui::start_with(&[
-        "nboard",
-        "--threads",
-        "1",
-        "--hash",
-        "16",
-        "--book",
-        path.to_str().unwrap(),
-    ]);
+    let mut gui = Gui::with_book("1", &path);
     // An opening the built-in book plays: the book answers at once.
     let f5 = Game::from_transcript(Rules::OTHELLO, iago::board::Position::start(), "f5").unwrap();
     let hints = gui.hint(&f5, 4, 2);
