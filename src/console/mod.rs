@@ -300,15 +300,17 @@ impl Console {
         (value, stop.is_stopped())
     }
 
-    fn undo(&mut self, turns: usize) {
-        let mut taken = 0;
-        for _ in 0..turns {
-            if !self.undo_turn() {
-                break;
-            }
-            taken += 1;
+    /// Runs `step` up to `turns` times, until it does nothing; whether it did something.
+    fn repeat(&mut self, turns: usize, step: fn(&mut Console) -> bool) -> bool {
+        let mut done = 0;
+        while done < turns && step(self) {
+            done += 1;
         }
-        if taken == 0 {
+        done > 0
+    }
+
+    fn undo(&mut self, turns: usize) {
+        if !self.repeat(turns, Console::undo_turn) {
             self.error("nothing to undo");
         } else {
             self.draw();
@@ -339,14 +341,7 @@ impl Console {
     }
 
     fn redo(&mut self, turns: usize) {
-        let mut played = 0;
-        for _ in 0..turns {
-            if !self.redo_turn() {
-                break;
-            }
-            played += 1;
-        }
-        if played == 0 {
+        if !self.repeat(turns, Console::redo_turn) {
             self.error("nothing to redo");
         } else {
             self.settle(false);
