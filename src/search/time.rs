@@ -195,10 +195,17 @@ fn clock_budget(
 /// The most time the exact solve may keep, in midgame moves' shares.
 const SOLVE_SHARES: u32 = 10;
 
+/// The time a clock keeps for the exact solve, as a share of the model's, which times a solve
+/// from an empty table. In a game the midgame searches before it have filled the table and
+/// reach the end themselves: at 22-25 empties that took about a tenth of the model's time on
+/// average, and most of the clock kept for twice the model's went unspent
+/// (2026-11-28-clock-reserve.md).
+const SOLVE_RESERVE_OF_MODEL: f64 = 0.25;
+
 /// The exact solve a clock with `usable` time plans at `empties` or fewer, and the time it
-/// keeps for it (twice the model's): the most empties whose solve keeps at most
-/// [`SOLVE_SHARES`] shares of the time left to the moves before it. The plan stays where it is while the moves
-/// spend their shares. `None` without a model.
+/// keeps for it ([`SOLVE_RESERVE_OF_MODEL`] of the model's): the most empties whose solve
+/// keeps at most [`SOLVE_SHARES`] shares of the time left to the moves before it. The plan
+/// stays where it is while the moves spend their shares. `None` without a model.
 fn solve_plan(
     usable: Duration,
     empties: u32,
@@ -209,9 +216,7 @@ fn solve_plan(
     let fits = |e: u32| {
         let moves = f64::from((empties - e).div_ceil(2));
         let shares = f64::from(SOLVE_SHARES);
-        // Twice the model's time: the driver starts a solve that the model puts in half the
-        // time left.
-        let kept = 2.0 * solve_seconds(e)?;
+        let kept = SOLVE_RESERVE_OF_MODEL * solve_seconds(e)?;
         (kept * (moves + shares) <= usable * shares).then_some(kept)
     };
     Some(
@@ -361,17 +366,17 @@ mod tests {
             }),
             ..Limits::default()
         };
-        // 3.95 s usable, 41 empties: the solve of 23 empties keeps 1.6 s (twice the model's),
-        // ten times the share of the 9 moves before it in the other 2.35 s (24 empties would
-        // keep 3.2 s).
+        // 3.95 s usable, 41 empties: the solve of 26 empties keeps 1.6 s (a quarter of the
+        // model's 6.4 s), less than ten times the share of the 8 moves before it in the other
+        // 2.35 s (27 empties would keep 3.2 s, more than ten shares of 7 moves).
         let plan = limits.plan(start, 41, &model);
         assert_eq!(
             plan.target.unwrap() - start,
-            Duration::from_millis(2350) / 9
+            Duration::from_millis(2350) / 8
         );
         assert_eq!(
             plan.hard.unwrap() - start,
-            Duration::from_millis(2350) * 2 / 9 - Duration::from_millis(15)
+            Duration::from_millis(2350) * 2 / 8 - Duration::from_millis(15)
         );
         // Over 21 moves without a model.
         let without = limits.plan(start, 41, &no_model);
@@ -380,7 +385,7 @@ mod tests {
             Duration::from_millis(3950) / 21
         );
         // At the solve point and after it: half the clock, three quarters at most.
-        let plan = limits.plan(start, 23, &model);
+        let plan = limits.plan(start, 26, &model);
         let most = Duration::from_millis(3950) * 3 / 4 - Duration::from_millis(15);
         assert_eq!(
             plan.target.unwrap() - start,
