@@ -197,9 +197,7 @@ const SOLVE_SHARES: u32 = 10;
 
 /// The time a clock keeps for the exact solve, as a share of the model's, which times a solve
 /// from an empty table. In a game the midgame searches before it have filled the table and
-/// reach the end themselves: at 22-25 empties that took about a tenth of the model's time on
-/// average, and most of the clock kept for twice the model's went unspent
-/// (2026-11-28-clock-reserve.md).
+/// reach the end themselves, in far less time than the model's (2026-11-28-clock-reserve.md).
 const SOLVE_RESERVE_OF_MODEL: f64 = 0.25;
 
 /// The exact solve a clock with `usable` time plans at `empties` or fewer, and the time it
