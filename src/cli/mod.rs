@@ -62,7 +62,7 @@ pub enum Command {
     /// count for regression checks and the speed; on several, time to depth and nodes/s.
     Bench(bench::BenchArgs),
     /// Fit the Multi-ProbCut parameters on positions sampled from WTHOR archives; prints the
-    /// table of `src/search/probcut.rs`.
+    /// tables of `src/search/probcut.rs`.
     ProbcutFit(probcut_fit::ProbcutFitArgs),
     /// Train the pattern evaluation on game archives and write the weight file (see docs/manual.md).
     Train(train::TrainArgs),

@@ -1,5 +1,5 @@
 //! `iago probcut-fit`: fits the Multi-ProbCut parameters on positions sampled from WTHOR
-//! archives and prints the table of `src/search/probcut.rs`.
+//! archives and prints the two tables of `src/search/probcut.rs`.
 
 use std::io::Write;
 use std::time::Instant;
@@ -30,7 +30,7 @@ pub struct ProbcutFitArgs {
     pub eval: EvalArg,
 }
 
-/// Samples the positions, searches them at every depth, fits and prints the table.
+/// Samples the positions, searches them at every depth, fits and prints the two tables.
 pub fn run(args: &ProbcutFitArgs) -> Result<(), CliError> {
     use crate::train::{probcut_fit, wthor};
     let ProbcutFitArgs {
@@ -58,6 +58,7 @@ pub fn run(args: &ProbcutFitArgs) -> Result<(), CliError> {
     let samples = pool.install(|| probcut_fit::collect(&sample, &eval, max_depth, &|| bar.inc(1)));
     bar.finish_and_clear();
     let table = probcut_fit::fit(&samples, 30);
+    let static_table = probcut_fit::fit_static(&samples, 30);
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
@@ -67,6 +68,9 @@ pub fn run(args: &ProbcutFitArgs) -> Result<(), CliError> {
         eval.name(),
         start.elapsed().as_secs_f64()
     )?;
+    writeln!(out, "// FITTED")?;
     write!(out, "{}", probcut_fit::render(&table))?;
+    writeln!(out, "// STATIC_FITTED")?;
+    write!(out, "{}", probcut_fit::render_static(&static_table))?;
     Ok(())
 }

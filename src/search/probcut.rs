@@ -102,8 +102,13 @@ impl std::str::FromStr for ProbCutLevel {
     }
 }
 
-/// The smallest depth at which ProbCut is tried.
+/// The smallest depth at which ProbCut is tried with a shallow search.
 pub const MIN_DEPTH: u32 = 3;
+
+/// The deepest search that ProbCut cuts by the static evaluation (from depth 1; below
+/// [`MIN_DEPTH`] no shallow search is cheap enough): deeper, the static cut cost strength
+/// (2026-11-28-static-probcut.md).
+pub const STATIC_MAX_DEPTH: u32 = 2;
 
 /// The depth of the shallow search for a deep one at `depth`: about half, with the same parity
 /// (odd and even depths evaluate differently).
@@ -137,6 +142,23 @@ pub fn parameters(depth: u32, empties: u32) -> (f32, f32, f32) {
     let d = depth.clamp(MIN_DEPTH, MAX_FITTED_DEPTH) as usize - MIN_DEPTH as usize;
     FITTED[d][stage(empties)]
 }
+
+/// `(a, b, sigma)` of the static evaluation against a search at `depth` (1 to
+/// [`STATIC_MAX_DEPTH`]) with `empties` empty squares.
+pub fn static_parameters(depth: u32, empties: u32) -> (f32, f32, f32) {
+    let d = depth.clamp(1, STATIC_MAX_DEPTH) as usize - 1;
+    STATIC_FITTED[d][stage(empties)]
+}
+
+/// Rows: depth 1..=[`STATIC_MAX_DEPTH`], the static evaluation against a full-width search at
+/// that depth; columns: [`stage`]. Fitted by `iago probcut-fit WTH_20{00..22}.wtb --positions 3000
+/// --max-depth 2 --seed 13` (its second table):
+/// 3000 positions from 68655 games (seed 13), pattern evaluation
+#[rustfmt::skip]
+static STATIC_FITTED: [[(f32, f32, f32); STAGES]; STATIC_MAX_DEPTH as usize] = [
+    [(0.59, 1.032, 4.08), (0.08, 0.992, 3.66), (-0.24, 1.007, 3.21), (-0.77, 0.960, 2.55), (-1.86, 0.972, 2.28)], // depth 1 (static), pairs per stage: 247/783/772/813/385
+    [(0.11, 1.021, 4.66), (-0.13, 1.004, 3.95), (-0.15, 0.998, 3.50), (-0.06, 0.968, 2.83), (-0.13, 0.968, 2.44)], // depth 2 (static), pairs per stage: 247/783/772/813/385
+];
 
 /// Rows: depth 3..=14; columns: [`stage`]. Fitted for the trained evaluation by
 /// `iago probcut-fit WTH_20{00..22}.wtb --positions 800 --max-depth 12` (the WTHOR archives of

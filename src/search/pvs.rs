@@ -604,8 +604,9 @@ impl<'a, G: SearchGame> Pvs<'a, G> {
         score
     }
 
-    /// Multi-ProbCut: a shallow null-window search predicts whether the deep one would fail high
-    /// (or low) with the confidence of the current level; if so, returns the bound.
+    /// Multi-ProbCut: a shallow null-window search (at the shallowest depths, the static
+    /// evaluation) predicts whether the deep one would fail high (or low) with the confidence of
+    /// the current level; if so, returns the bound.
     fn probcut(
         &mut self,
         node: &G::Node,
@@ -614,12 +615,28 @@ impl<'a, G: SearchGame> Pvs<'a, G> {
         depth: u32,
         empties: u32,
     ) -> Option<i32> {
-        if !self.level.is_selective() || depth < probcut::MIN_DEPTH {
+        if !self.level.is_selective() {
+            return None;
+        }
+        let t = self.level.t();
+        if depth <= probcut::STATIC_MAX_DEPTH {
+            // The static evaluation stands in for the shallow search (not counted: no new
+            // position).
+            let (a, b, sigma) = probcut::static_parameters(depth, empties);
+            let predicted = a + b * self.game.evaluate(node, None) as f32;
+            if beta < SCORE_MAX && predicted >= beta as f32 + t * sigma {
+                return Some(beta);
+            }
+            if alpha > -SCORE_MAX && predicted <= alpha as f32 - t * sigma {
+                return Some(alpha);
+            }
+            return None;
+        }
+        if depth < probcut::MIN_DEPTH {
             return None;
         }
         let shallow = probcut::shallow_depth(depth);
         let (a, b, sigma) = probcut::parameters(depth, empties);
-        let t = self.level.t();
         let high = ((beta as f32 + t * sigma - a) / b).ceil() as i32;
         if beta < SCORE_MAX && high < SCORE_MAX {
             let score = self.pvs(node, high - 1, high, shallow);

@@ -1,13 +1,17 @@
-//! Fitting the Multi-ProbCut parameters: for positions sampled from game archives, full-width
-//! searches at every depth up to a maximum give pairs (shallow value, deep value); a least-
-//! squares line per (depth, stage) gives `a`, `b` and the residual deviation `sigma`.
+//! Fitting the Multi-ProbCut parameters: for positions sampled from game archives, the static
+//! evaluation and full-width searches at every depth up to a maximum give pairs (shallow value,
+//! deep value); a least-squares line per (depth, stage) gives `a`, `b` and the residual
+//! deviation `sigma`. Two tables: a shallow search against a deep one (`FITTED`), and the static
+//! evaluation against the shallowest searches (`STATIC_FITTED`).
 
 use rayon::prelude::*;
 
 use crate::board::Board;
 use crate::eval::SearchEval;
 use crate::search::Scorer;
-use crate::search::probcut::{MAX_FITTED_DEPTH, MIN_DEPTH, STAGES, shallow_depth, stage};
+use crate::search::probcut::{
+    MAX_FITTED_DEPTH, MIN_DEPTH, STAGES, STATIC_MAX_DEPTH, shallow_depth, stage,
+};
 use crate::search::tt::TranspositionTable;
 use crate::train::wthor::WthorGame;
 
@@ -51,7 +55,8 @@ pub fn sample_positions(games: &[WthorGame], count: usize, seed: u64) -> Vec<Boa
     out
 }
 
-/// One position's full-width values at depths 1..: `values[d - 1]` is the depth-`d` value.
+/// One position's values: `values[0]` is the static evaluation, `values[d]` the full-width
+/// depth-`d` value.
 #[derive(Clone, Debug)]
 pub struct Sample {
     /// Empty squares of the position.
@@ -60,8 +65,8 @@ pub struct Sample {
     pub values: Vec<i32>,
 }
 
-/// Full-width searches of each position at depths 1 to `max_depth` (stopping below the
-/// empties), spread over the current rayon pool, one position per task.
+/// The static evaluation and full-width searches of each position at depths 1 to `max_depth`
+/// (stopping below the empties), spread over the current rayon pool, one position per task.
 pub fn collect(
     positions: &[Board],
     eval: &crate::eval::Evaluation,
@@ -85,7 +90,7 @@ fn collect_with<E: SearchEval + ?Sized>(
             |tt, board| {
                 tt.clear();
                 let mut search = Scorer::new(tt, eval);
-                let mut values = Vec::new();
+                let mut values = vec![search.score(board, 0)];
                 for depth in 1..=max_depth.min(board.empty_count() - 1) {
                     values.push(search.root_score(board, depth));
                 }
@@ -99,8 +104,8 @@ fn collect_with<E: SearchEval + ?Sized>(
         .collect()
 }
 
-/// `(a, b, sigma)` per depth (rows `MIN_DEPTH..=MAX_FITTED_DEPTH`) and stage, with the number of
-/// pairs behind each.
+/// `(a, b, sigma)` per depth (one row a depth, from the table's first depth) and stage, with the
+/// number of pairs behind each.
 pub type Table = Vec<[((f32, f32, f32), usize); STAGES]>;
 
 fn least_squares(pairs: &[(f64, f64)]) -> (f32, f32, f32) {
@@ -119,22 +124,39 @@ fn least_squares(pairs: &[(f64, f64)]) -> (f32, f32, f32) {
     (a as f32, b as f32, residual.sqrt() as f32)
 }
 
-/// Fits the table. A (depth, stage) cell with fewer than `min_pairs` pairs takes the fit of
-/// all stages at that depth; a depth without data takes the row above.
+/// Fits the table of shallow searches against deep ones (rows `MIN_DEPTH..=MAX_FITTED_DEPTH`,
+/// the shallow depth [`shallow_depth`]). A (depth, stage) cell with fewer than `min_pairs` pairs
+/// takes the fit of all stages at that depth; a depth without data takes the row above.
 pub fn fit(samples: &[Sample], min_pairs: usize) -> Table {
+    fit_rows(
+        samples,
+        MIN_DEPTH..=MAX_FITTED_DEPTH,
+        shallow_depth,
+        min_pairs,
+    )
+}
+
+/// Fits the table of the static evaluation against the shallowest searches (rows
+/// `1..=STATIC_MAX_DEPTH`), as [`fit`] does.
+pub fn fit_static(samples: &[Sample], min_pairs: usize) -> Table {
+    fit_rows(samples, 1..=STATIC_MAX_DEPTH, |_| 0, min_pairs)
+}
+
+/// One row per depth of `depths`: the values at `shallow(depth)` against those at `depth`.
+fn fit_rows(
+    samples: &[Sample],
+    depths: std::ops::RangeInclusive<u32>,
+    shallow: fn(u32) -> u32,
+    min_pairs: usize,
+) -> Table {
     let mut table: Table = Vec::new();
-    for depth in MIN_DEPTH..=MAX_FITTED_DEPTH {
-        let shallow = shallow_depth(depth);
+    for depth in depths {
+        let shallow = shallow(depth) as usize;
         let pairs_of = |filter: &dyn Fn(&Sample) -> bool| -> Vec<(f64, f64)> {
             samples
                 .iter()
-                .filter(|s| filter(s) && s.values.len() >= depth as usize)
-                .map(|s| {
-                    (
-                        s.values[shallow as usize - 1] as f64,
-                        s.values[depth as usize - 1] as f64,
-                    )
-                })
+                .filter(|s| filter(s) && s.values.len() > depth as usize)
+                .map(|s| (s.values[shallow] as f64, s.values[depth as usize] as f64))
                 .collect()
         };
         let all = pairs_of(&|_| true);
@@ -156,20 +178,32 @@ pub fn fit(samples: &[Sample], min_pairs: usize) -> Table {
     table
 }
 
-/// The table as the Rust source of `FITTED` in `search/probcut.rs`.
+/// The table of [`fit`] as the Rust source of `FITTED` in `search/probcut.rs`.
 pub fn render(table: &Table) -> String {
+    render_rows(table, MIN_DEPTH, |d| {
+        format!("shallow {}", shallow_depth(d))
+    })
+}
+
+/// The table of [`fit_static`] as the Rust source of `STATIC_FITTED` in `search/probcut.rs`.
+pub fn render_static(table: &Table) -> String {
+    render_rows(table, 1, |_| "static".to_string())
+}
+
+/// One line of source per row, the first row at `first_depth`.
+fn render_rows(table: &Table, first_depth: u32, shallow: impl Fn(u32) -> String) -> String {
     let mut out = String::new();
     for (i, row) in table.iter().enumerate() {
-        let depth = MIN_DEPTH as usize + i;
+        let depth = first_depth + i as u32;
         let cells: Vec<String> = row
             .iter()
             .map(|((a, b, s), _)| format!("({a:.2}, {b:.3}, {s:.2})"))
             .collect();
         let counts: Vec<String> = row.iter().map(|(_, n)| n.to_string()).collect();
         out.push_str(&format!(
-            "    [{}], // depth {depth} (shallow {}), pairs per stage: {}\n",
+            "    [{}], // depth {depth} ({}), pairs per stage: {}\n",
             cells.join(", "),
-            shallow_depth(depth as u32),
+            shallow(depth),
             counts.join("/")
         ));
     }
@@ -189,11 +223,12 @@ mod tests {
 
     #[test]
     fn fit_on_synthetic_samples() {
-        // Every depth's value = a common value + its own noise in -2..=2: b ≈ 1, sigma ≈ 2.
+        // Every depth's value (the static one too) = a common value + its own noise in -2..=2:
+        // b ≈ 1, sigma ≈ 2.
         let samples: Vec<Sample> = (0..400i32)
             .map(|i| Sample {
                 empties: 20 + (i % 30) as u32,
-                values: (1..=MAX_FITTED_DEPTH as i32)
+                values: (0..=MAX_FITTED_DEPTH as i32)
                     .map(|d| (i % 21 - 10) + (i * 31 + d * d * 17) % 5 - 2)
                     .collect(),
             })
@@ -203,5 +238,14 @@ mod tests {
         assert!((b - 1.0).abs() < 0.2, "{b}");
         assert!(sigma > 0.5 && sigma < 3.0, "{sigma}");
         assert!(render(&table).contains("// depth 3 (shallow 1)"));
+        let table = fit_static(&samples, 30);
+        assert_eq!(table.len(), STATIC_MAX_DEPTH as usize);
+        let ((_, b, sigma), n) = table[0][stage(30)];
+        assert!((b - 1.0).abs() < 0.2, "{b}");
+        assert!(sigma > 0.5 && sigma < 3.0 && n > 30, "{sigma} {n}");
+        assert!(
+            render_static(&table).starts_with("    [(")
+                && render_static(&table).contains("// depth 1 (static)")
+        );
     }
 }
