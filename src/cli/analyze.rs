@@ -82,7 +82,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
         selectivity,
         ..
     } = *args;
-    let eval = args.eval.evaluator()?;
+    let eval = args.eval.read_evaluator()?;
     let rules_args = &args.rules;
     let limits = match (depth, time) {
         (Some(d), _) => Limits::depth(d),

@@ -246,6 +246,14 @@ pub struct EvalArg {
 }
 
 impl EvalArg {
+    /// The evaluation chosen by `--eval`, its weights read: for the commands that time their
+    /// searches, whose first search would otherwise wait for the embedded weights.
+    pub fn read_evaluator(&self) -> Result<crate::eval::Evaluation, CliError> {
+        let evaluation = self.evaluator()?;
+        evaluation.wait_until_read();
+        Ok(evaluation)
+    }
+
     /// The evaluation chosen by `--eval` (the embedded one without it).
     pub fn evaluator(&self) -> Result<crate::eval::Evaluation, CliError> {
         match &self.eval {

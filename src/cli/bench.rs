@@ -60,7 +60,7 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
         hash,
         ..
     } = *args;
-    let eval = args.eval.evaluator()?;
+    let eval = args.eval.read_evaluator()?;
     let mut engine = Engine::new(EngineOptions {
         threads,
         hash_mb: hash,

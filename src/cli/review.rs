@@ -101,7 +101,7 @@ pub fn run(args: &ReviewArgs) -> Result<(), CliError> {
         selectivity: args.selectivity,
         ..EngineOptions::default()
     })?;
-    engine.set_evaluator(args.eval.evaluator()?);
+    engine.set_evaluator(args.eval.read_evaluator()?);
     if let Some(dir) = &args.svg {
         std::fs::create_dir_all(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
     }

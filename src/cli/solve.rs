@@ -84,6 +84,8 @@ pub fn run(args: &SolveArgs) -> Result<(), CliError> {
         hash_mb: hash,
         ..EngineOptions::default()
     })?;
+    // The solver orders its moves by the evaluation: read it before the first solve's clock.
+    engine.evaluator().wait_until_read();
     let problems = read_problems(&text, rules);
     check_max_empties(&problems, rules_args, max_empties)?;
     let positions = problem_positions(&problems, rules_args);

@@ -178,6 +178,14 @@ impl Evaluation {
         crate::eval::with_search_eval!(self, e => Evaluator::evaluate(e, board))
     }
 
+    /// Waits until the weights can be used: the embedded ones are read on a thread of their
+    /// own (see [`default_evaluator`]), and a search's time must not pay for them.
+    pub fn wait_until_read(&self) {
+        if matches!(self, Evaluation::Embedded) {
+            embedded();
+        }
+    }
+
     /// A short name for logs and reports.
     pub fn name(&self) -> &str {
         match self {
