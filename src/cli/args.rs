@@ -329,13 +329,10 @@ impl EngineArgs {
             ..crate::engine::EngineOptions::default()
         })?;
         let evaluation = self.eval.evaluator()?;
-        let embedded = matches!(evaluation, crate::eval::Evaluation::Embedded);
-        engine.set_evaluator(evaluation);
+        engine.set_evaluator(evaluation.clone());
         let book_args = self.clone();
         engine.set_book_loading(move || {
-            if embedded {
-                crate::eval::embedded();
-            }
+            evaluation.wait_until_read();
             book_args.opening_book()
         });
         Ok(engine)
