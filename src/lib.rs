@@ -72,9 +72,8 @@ pub use search::{Bound, Limits, SearchResult, SolveMode};
 /// subcommand and gives the exit status (2 with a one-line message on standard error for an
 /// error; a closed output pipe, as in `iago … | head`, is no error).
 pub fn run_command_line() -> std::process::ExitCode {
-    use clap::Parser;
     use std::process::ExitCode;
-    let cli = cli::Cli::parse();
+    let cli = cli::parse(std::env::args_os()).unwrap_or_else(|e| e.exit());
     match cli::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {

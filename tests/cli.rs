@@ -790,3 +790,103 @@ fn book_deepen_round_split_into_shards_merges_into_the_book_of_one_round() {
     assert!(book != std::fs::read(&tiny).unwrap());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `analyze --json` rows without their times, to compare two runs.
+fn rows_without_times(out: &Output) -> Vec<serde_json::Value> {
+    assert!(out.status.success(), "{}", stderr(out));
+    stdout(out)
+        .lines()
+        .map(|l| {
+            let mut row: serde_json::Value = serde_json::from_str(l).expect("a JSON row");
+            row.as_object_mut().unwrap().remove("time_ms");
+            row
+        })
+        .collect()
+}
+
+/// Engine options before the subcommand count for it, as after it; an option the subcommand
+/// does not take is refused, not dropped (it used to run with the defaults and exit 0).
+#[test]
+fn options_before_the_subcommand_count_or_are_refused() {
+    let file = "tests/data/fforum-1-19.obf";
+    let first = iago(&[
+        "--threads",
+        "1",
+        "--selectivity",
+        "73",
+        "analyze",
+        "--depth",
+        "6",
+        "--json",
+        file,
+    ]);
+    let last = iago(&[
+        "analyze",
+        "--depth",
+        "6",
+        "--json",
+        file,
+        "--threads",
+        "1",
+        "--selectivity",
+        "73",
+    ]);
+    let rows = rows_without_times(&first);
+    assert_eq!(rows.len(), 19);
+    assert!(rows.iter().all(|r| r["selectivity"] == 73), "{rows:?}");
+    assert_eq!(rows, rows_without_times(&last));
+
+    let out = iago(&["--book", "/no/such/file", "perft", "3"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stdout(&out).is_empty());
+    let err = stderr(&out);
+    assert!(
+        err.contains("'iago perft' does not take '--book', given before it")
+            && err.contains("'--book' is an option of plain iago, play, nboard, gtp"),
+        "{err}"
+    );
+    let out = iago(&["--threads", "2", "solve", "--threads", "1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("cannot be used multiple times"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// `iago --no-book nboard` plays without its book: the start position's hints are searched.
+#[test]
+fn no_book_before_nboard_is_honoured() {
+    let session = |args: &[&str]| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_iago"))
+            .args(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("start iago");
+        use std::io::Write;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(b"nboard 2\nset depth 2\nhint 2\nping 1\nquit\n")
+            .unwrap();
+        stdout(&child.wait_with_output().unwrap())
+    };
+    let with_book = session(&["--threads", "1", "nboard"]);
+    assert!(
+        with_book.lines().any(|l| l.starts_with("book ")),
+        "{with_book}"
+    );
+    for args in [
+        ["--no-book", "--threads", "1", "nboard"],
+        ["nboard", "--no-book", "--threads", "1"],
+    ] {
+        let text = session(&args);
+        assert!(
+            text.lines().any(|l| l.starts_with("search "))
+                && !text.lines().any(|l| l.starts_with("book ")),
+            "{args:?}: {text}"
+        );
+    }
+}

@@ -12,6 +12,7 @@ pub mod datagen;
 pub mod games;
 pub mod matches;
 pub mod merge;
+mod parse;
 pub mod perft;
 pub mod play;
 pub mod probcut_fit;
@@ -24,6 +25,7 @@ pub mod train;
 
 pub use args::CliError;
 use args::EngineArgs;
+pub use parse::parse;
 
 /// Iago, an Othello engine.
 #[derive(Parser, Debug)]
@@ -34,7 +36,8 @@ pub struct Cli {
     /// GTP otherwise.
     #[command(subcommand)]
     pub command: Option<Command>,
-    /// Engine options for the protocol session when no subcommand is given.
+    /// Engine options for the protocol session or the console when no subcommand is given;
+    /// before a subcommand, they count for it (one it does not take is an error).
     #[command(flatten)]
     pub engine: EngineArgs,
 }
