@@ -19,7 +19,7 @@ fn bench(c: &mut Criterion) {
     let mut engine = Engine::new(EngineOptions {
         threads: 1,
         hash_mb: 16,
-        ..EngineOptions::default()
+        ..EngineOptions::analysis()
     })
     .unwrap();
     let mut solve_all = || {

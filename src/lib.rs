@@ -11,7 +11,7 @@
 //! use iago::search::{Bound, Limits, SolveMode};
 //!
 //! // A game from the start, with the moves of a transcript.
-//! let mut engine = Engine::new(EngineOptions { threads: 1, hash_mb: 16, ..Default::default() })?;
+//! let mut engine = Engine::new(EngineOptions { threads: 1, hash_mb: 16, ..EngineOptions::analysis() })?;
 //! engine.set_game(Game::from_transcript(Rules::OTHELLO, Rules::OTHELLO.start_position(), "f5d6c3")?);
 //! engine.play(Move::parse("d3")?)?;
 //! assert_eq!(engine.game().position().board.legal_moves().count(), 6);

@@ -258,7 +258,6 @@ fn move_time_is_respected() {
 #[test]
 fn a_stop_belongs_to_its_generation() {
     let mut engine = engine(1);
-    engine.set_book(None);
     let early = engine.stop_handle();
     early.stop();
     let start = Instant::now();
@@ -280,7 +279,6 @@ fn a_stop_belongs_to_its_generation() {
 #[test]
 fn searches_run_without_a_stop_handle() {
     let mut engine = engine(1);
-    engine.set_book(None);
     let result = engine.search(&SearchRequest::play(Limits::depth(6)), &mut |_| {});
     assert_eq!(result.depth, 6, "{result:?}");
 }

@@ -16,7 +16,7 @@ fn solver(threads: usize, hash_mb: usize) -> Engine {
     Engine::new(EngineOptions {
         threads,
         hash_mb,
-        ..EngineOptions::default()
+        ..EngineOptions::analysis()
     })
     .unwrap()
 }

@@ -360,7 +360,7 @@ fn analysis_values_are_blacks() {
     let mut solver = iago::engine::Engine::new(iago::engine::EngineOptions {
         threads: 1,
         hash_mb: 16,
-        ..iago::engine::EngineOptions::default()
+        ..iago::engine::EngineOptions::analysis()
     })
     .unwrap();
     let black_view = |game: &Game, solver: &mut iago::engine::Engine| {

@@ -22,7 +22,7 @@ fn engine() -> Engine {
     Engine::new(EngineOptions {
         threads: 1,
         hash_mb: 16,
-        ..EngineOptions::default()
+        ..EngineOptions::analysis()
     })
     .unwrap()
 }

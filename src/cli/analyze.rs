@@ -6,11 +6,13 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::args::{
-    BatchArgs, CliError, EvalArg, RulesArgs, SearchArgs, positions_bar, problem_positions,
-    problem_state, problem_text, pv_text, rate, seconds_arg, selectivity_arg, table_header,
+    BatchArgs, CliError, EvalArg, RulesArgs, SearchArgs, engine_error, positions_bar,
+    problem_positions, problem_state, problem_text, pv_text, rate, seconds_arg, selectivity_arg,
+    table_header,
 };
 use crate::board::{Color, Rules, State};
 use crate::engine::{Engine, EngineOptions, SearchRequest};
+use crate::search::params::ANALYSIS_LEVEL;
 use crate::search::{Bound, Limits, ProbCutLevel, SearchResult};
 use crate::solve::read_problems;
 
@@ -62,7 +64,7 @@ pub struct AnalyzeArgs {
     pub eval: EvalArg,
     /// ProbCut confidence of the midgame search in percent: 58, 73, 87, 95, 98, 99, or 100 for
     /// no selective cuts (a full-width search to the depth).
-    #[arg(long, default_value = "95", value_name = "PERCENT", value_parser = selectivity_arg)]
+    #[arg(long, default_value_t = ANALYSIS_LEVEL, value_name = "PERCENT", value_parser = selectivity_arg)]
     pub selectivity: ProbCutLevel,
     /// The rule set (without a file, a variant's start position is searched).
     #[command(flatten)]
@@ -77,28 +79,26 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
     let AnalyzeArgs {
         depth,
         time,
-        search: SearchArgs { threads, hash },
         json,
         selectivity,
         ..
     } = *args;
-    let eval = args.eval.read_evaluator()?;
+    let options = args.search.apply(EngineOptions {
+        selectivity,
+        eval: args.eval.source(),
+        ..EngineOptions::analysis()
+    });
+    let loaded = options.load().map_err(|e| engine_error(e.into()))?;
     let rules_args = &args.rules;
     let limits = match (depth, time) {
         (Some(d), _) => Limits::depth(d),
         (None, Some(t)) => Limits::move_time(crate::search::time::duration_from_seconds(t)),
         (None, None) => return Err("give --depth D or --time SECS".into()),
     };
-    let (level, selectivity) = (selectivity, selectivity.percent());
+    let selectivity = selectivity.percent();
     let rules = rules_args.rules()?;
     let (text, first_index) = problem_text(args.file.as_deref(), rules_args, &rules)?;
-    let mut engine = Engine::new(EngineOptions {
-        threads,
-        hash_mb: hash,
-        selectivity: level,
-        ..EngineOptions::default()
-    })?;
-    engine.set_evaluator(eval);
+    let mut engine = Engine::with_loaded(options, loaded).map_err(engine_error)?;
     let problems = read_problems(&text, rules);
     let positions = problem_positions(&problems, rules_args);
     let work = work_text(args, selectivity, &rules);

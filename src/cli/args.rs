@@ -2,7 +2,6 @@
 //! used), their value parsers, and the helpers that read the inputs and write the outputs.
 
 use std::path::PathBuf;
-use std::time::Instant;
 
 use serde_json::{Map, Value};
 use thiserror::Error;
@@ -11,7 +10,12 @@ use crate::batch::{ResultLog, Shard};
 use crate::board::notation::looks_like_board;
 use crate::board::rules::{ParseRulesError, PositionError, UnsupportedRules};
 use crate::board::{Color, Game, Move, Rules, State, parse_sized_position};
+use crate::engine::{
+    BookSource, DEFAULT_HASH_MB, Engine, EngineError, EngineOptions, EvalSource, LoadError,
+    default_threads,
+};
 use crate::search::ProbCutLevel;
+use crate::search::params::PLAY_LEVEL;
 use crate::solve::{Problem, ProblemError};
 
 /// An error for the user: one line, printed by `main` with a non-zero exit.
@@ -106,15 +110,27 @@ pub struct SearchArgs {
     #[arg(long, default_value_t = default_threads(), value_name = "N", value_parser = threads_arg)]
     pub threads: usize,
     /// Hash table size in MiB.
-    #[arg(long, default_value_t = 64, value_name = "MB", value_parser = hash_arg)]
+    #[arg(long, default_value_t = DEFAULT_HASH_MB, value_name = "MB", value_parser = hash_arg)]
     pub hash: usize,
 }
 
 impl Default for SearchArgs {
     fn default() -> Self {
+        let options = EngineOptions::default();
         SearchArgs {
-            threads: default_threads(),
-            hash: 64,
+            threads: options.threads,
+            hash: options.hash_mb,
+        }
+    }
+}
+
+impl SearchArgs {
+    /// `options` with these threads and this table.
+    pub fn apply(&self, options: EngineOptions) -> EngineOptions {
+        EngineOptions {
+            threads: self.threads,
+            hash_mb: self.hash,
+            ..options
         }
     }
 }
@@ -246,22 +262,28 @@ pub struct EvalArg {
 }
 
 impl EvalArg {
-    /// The evaluation chosen by `--eval`, its weights read: for the commands that time their
-    /// searches, whose first search would otherwise wait for the embedded weights.
-    pub fn read_evaluator(&self) -> Result<crate::eval::Evaluation, CliError> {
-        let evaluation = self.evaluator()?;
-        evaluation.wait_until_read();
-        Ok(evaluation)
+    /// The evaluation `--eval` names (the embedded one without it).
+    pub fn source(&self) -> EvalSource {
+        self.eval
+            .as_deref()
+            .map_or(EvalSource::Embedded, EvalSource::named)
     }
 
-    /// The evaluation chosen by `--eval` (the embedded one without it).
-    pub fn evaluator(&self) -> Result<crate::eval::Evaluation, CliError> {
-        match &self.eval {
-            None => Ok(crate::eval::default_evaluator()),
-            Some(name) => {
-                crate::eval::load_evaluator(name).map_err(|e| format!("--eval {name}: {e}").into())
-            }
+    /// The evaluation `--eval` names, read.
+    pub fn load(&self) -> Result<crate::eval::Evaluation, CliError> {
+        self.source()
+            .load()
+            .map_err(|e| engine_error(EngineError::Load(e)))
+    }
+}
+
+/// An engine error in the words of the command line: a weight file is named by `--eval`.
+pub(crate) fn engine_error(error: EngineError) -> CliError {
+    match error {
+        EngineError::Load(LoadError::Eval { name, error }) => {
+            format!("--eval {name}: {error}").into()
         }
+        error => error.into(),
     }
 }
 
@@ -279,7 +301,7 @@ pub struct EngineArgs {
     pub time: Option<f64>,
     /// ProbCut confidence of the midgame search in percent: 58 (the default: the strongest at
     /// equal time), 73, 87, 95, 98, 99, or 100 for no selective cuts.
-    #[arg(long, default_value = "58", value_name = "PERCENT", value_parser = selectivity_arg)]
+    #[arg(long, default_value_t = PLAY_LEVEL, value_name = "PERCENT", value_parser = selectivity_arg)]
     pub selectivity: ProbCutLevel,
     /// How GTP vertices name the rows: `top` (a1 top-left, Othello notation, Edax's GTP),
     /// `bottom` (A1 bottom-left, GoGui and gogui-twogtp), or `auto`: top until the client sends
@@ -307,7 +329,7 @@ impl Default for EngineArgs {
             search: SearchArgs::default(),
             depth: 12,
             time: None,
-            selectivity: crate::search::params::PLAY_LEVEL,
+            selectivity: PLAY_LEVEL,
             rows: crate::protocol::gtp::Rows::Auto,
             eval: EvalArg::default(),
             book: None,
@@ -318,91 +340,31 @@ impl Default for EngineArgs {
 }
 
 impl EngineArgs {
-    /// An engine set up by the options: threads, hash table, selectivity, evaluation, and the
-    /// book, which loads on a thread of its own while the session starts (the weights first, so
-    /// that their peaks of memory do not add up).
-    pub fn engine(&self) -> Result<crate::engine::Engine, CliError> {
-        let mut engine = crate::engine::Engine::new(crate::engine::EngineOptions {
-            threads: self.search.threads,
-            hash_mb: self.search.hash,
-            selectivity: self.selectivity,
-            ..crate::engine::EngineOptions::default()
-        })?;
-        let evaluation = self.eval.evaluator()?;
-        engine.set_evaluator(evaluation.clone());
-        let book_args = self.clone();
-        engine.set_book_loading(move || {
-            evaluation.wait_until_read();
-            book_args.opening_book()
-        });
-        Ok(engine)
-    }
-
-    /// The book chosen by `--book`/`--no-book`; a book that cannot be read gives a warning and
-    /// no book.
-    pub fn opening_book(&self) -> Option<crate::book::Book> {
-        if self.no_book {
-            return None;
-        }
-        let start = Instant::now();
-        let loaded = match &self.book {
-            Some(path) => book_file(std::path::Path::new(path)),
-            None => crate::book::Book::shipped(),
+    /// The engine options the flags give: `--book FILE` is the book `learn` saves into, and
+    /// the book's random picks are seeded by the clock (games vary).
+    pub fn options(&self) -> EngineOptions {
+        let book = match &self.book {
+            _ if self.no_book => BookSource::None,
+            Some(path) => BookSource::Learning(path.into()),
+            None => BookSource::BuiltIn,
         };
-        match loaded {
-            Ok(mut book) => {
-                book.set_randomness(self.book_randomness);
-                book.set_seed(
-                    std::time::SystemTime::now()
-                        .duration_since(std::time::UNIX_EPOCH)
-                        .map_or(1, |d| d.as_nanos() as u64),
-                );
-                log::info!(
-                    "opening book: {} positions, loaded in {:.1} ms",
-                    book.len(),
-                    start.elapsed().as_secs_f64() * 1000.0
-                );
-                Some(book)
-            }
-            Err(e) => {
-                let name = self.book.as_deref().unwrap_or("the built-in book");
-                log::warn!("cannot use the opening book {name}: {e}; playing without a book");
-                None
-            }
-        }
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64);
+        self.search.apply(EngineOptions {
+            selectivity: self.selectivity,
+            eval: self.eval.source(),
+            book,
+            book_randomness: self.book_randomness,
+            book_seed: Some(seed),
+            ..EngineOptions::default()
+        })
     }
-}
 
-/// The book of `--book FILE`, which `learn` saves into. A file that does not exist yet is made
-/// from the built-in book; one that cannot be made or written is a warning now (the book is
-/// used, learned games are not saved), not a surprise at the first `learn`.
-fn book_file(path: &std::path::Path) -> Result<crate::book::Book, crate::book::BookError> {
-    if !path.exists() {
-        let book = crate::book::Book::shipped()?;
-        match book.save(path) {
-            Ok(_) => {
-                log::info!(
-                    "opening book {}: made from the built-in book",
-                    path.display()
-                );
-                book.set_path(Some(path.into()));
-            }
-            Err(e) => log::warn!(
-                "cannot create the opening book {}: {e}; using the built-in book, learned games will not be saved",
-                path.display()
-            ),
-        }
-        return Ok(book);
+    /// An engine set up by the options that answers at once (see [`Engine::start`]).
+    pub fn engine(&self) -> Result<Engine, CliError> {
+        Engine::start(self.options()).map_err(engine_error)
     }
-    let book = crate::book::Book::load(path)?;
-    match std::fs::OpenOptions::new().append(true).open(path) {
-        Ok(_) => book.set_path(Some(path.into())),
-        Err(e) => log::warn!(
-            "the opening book {} cannot be written ({e}): learned games will not be saved",
-            path.display()
-        ),
-    }
-    Ok(book)
 }
 
 /// The rule set of a subcommand: `--rules`, `--discs`, `--size`.
@@ -500,11 +462,6 @@ pub(crate) fn seconds_arg(text: &str) -> Result<f64, ValueError> {
         Ok(t) if t > 0.0 && t.is_finite() => Ok(t),
         _ => Err(ValueError::Seconds),
     }
-}
-
-/// The number of cores, the default thread count of searching subcommands.
-pub fn default_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// A board string of 16, 36 or 64 squares and the side to move, under the flags' rules.

@@ -4,9 +4,9 @@
 
 use std::io::Write;
 
-use super::args::{CliError, EvalArg, hash_arg, rate, threads_arg};
+use super::args::{CliError, EvalArg, engine_error, hash_arg, rate, threads_arg};
 use crate::board::{Board, Game, Position, Rules};
-use crate::engine::{Engine, EngineOptions, SearchRequest};
+use crate::engine::{DEFAULT_HASH_MB, Engine, EngineOptions, SearchRequest};
 use crate::search::Limits;
 
 /// The options of `iago bench`.
@@ -20,7 +20,7 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 1, value_name = "N", value_parser = threads_arg)]
     pub threads: usize,
     /// Hash table size in MiB.
-    #[arg(long, default_value_t = 64, value_name = "MB", value_parser = hash_arg)]
+    #[arg(long, default_value_t = DEFAULT_HASH_MB, value_name = "MB", value_parser = hash_arg)]
     pub hash: usize,
     /// The evaluation.
     #[command(flatten)]
@@ -60,13 +60,13 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
         hash,
         ..
     } = *args;
-    let eval = args.eval.read_evaluator()?;
     let mut engine = Engine::new(EngineOptions {
         threads,
         hash_mb: hash,
-        ..EngineOptions::default()
-    })?;
-    engine.set_evaluator(eval);
+        eval: args.eval.source(),
+        ..EngineOptions::analysis()
+    })
+    .map_err(engine_error)?;
     let limits = Limits::depth(depth);
     let mut out = std::io::stdout().lock();
     writeln!(

@@ -326,7 +326,7 @@ fn deepen(
 fn learn(file: &str, transcript: &str, out: &str, depth: u32) -> Result<(), CliError> {
     let mut book = open(file)?;
     let game = Game::from_transcript(Rules::OTHELLO, Position::start(), transcript)?;
-    let mut engine = crate::engine::Engine::new(crate::engine::EngineOptions::default())?;
+    let mut engine = crate::engine::Engine::new(crate::engine::EngineOptions::analysis())?;
     let added = build::learn(
         &mut book,
         game.start().board,
@@ -553,7 +553,7 @@ fn leaf_engine() -> crate::engine::Engine {
     crate::engine::Engine::new(crate::engine::EngineOptions {
         threads: 1,
         hash_mb: 16,
-        ..crate::engine::EngineOptions::default()
+        ..crate::engine::EngineOptions::analysis()
     })
     .expect("one thread and 16 MiB")
 }

@@ -122,7 +122,7 @@ impl DatagenArgs {
             exact_empties: self.exact_empties,
             record_all: self.record_all,
             hash_mb: self.hash,
-            eval: self.eval.evaluator()?,
+            eval: self.eval.load()?,
         })
     }
 }

@@ -39,7 +39,7 @@ pub fn run(args: &ProbcutFitArgs) -> Result<(), CliError> {
         seed,
         ..
     } = *args;
-    let eval = args.eval.evaluator()?;
+    let eval = args.eval.load()?;
     let mut games = Vec::new();
     for file in &args.files {
         let bytes = std::fs::read(file).map_err(|e| format!("cannot read {file}: {e}"))?;

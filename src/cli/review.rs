@@ -8,7 +8,8 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::args::{
-    BatchArgs, CliError, EvalArg, RulesArgs, SearchArgs, count_bar, read_input, selectivity_arg,
+    BatchArgs, CliError, EvalArg, RulesArgs, SearchArgs, count_bar, engine_error, read_input,
+    selectivity_arg,
 };
 use crate::engine::{Engine, EngineOptions};
 use crate::review::{
@@ -16,6 +17,7 @@ use crate::review::{
     svg::game_svg, write_summary, write_table,
 };
 use crate::search::ProbCutLevel;
+use crate::search::params::ANALYSIS_LEVEL;
 
 /// The options of `iago review`.
 #[derive(clap::Args, Debug)]
@@ -57,7 +59,7 @@ pub struct ReviewArgs {
     #[command(flatten)]
     pub eval: EvalArg,
     /// ProbCut confidence of the searches in percent: 58, 73, 87, 95, 98, 99, or 100 for none.
-    #[arg(long, default_value = "95", value_name = "PERCENT", value_parser = selectivity_arg)]
+    #[arg(long, default_value_t = ANALYSIS_LEVEL, value_name = "PERCENT", value_parser = selectivity_arg)]
     pub selectivity: ProbCutLevel,
     /// The rules of transcripts (GGF games carry their own).
     #[command(flatten)]
@@ -95,13 +97,12 @@ pub fn run(args: &ReviewArgs) -> Result<(), CliError> {
         .map(|g| g.as_ref().ok().map(PlayedGame::key))
         .collect();
     let mut shard = args.batch.start(&work_text(args), &keys)?;
-    let mut engine = Engine::new(EngineOptions {
-        threads: args.search.threads,
-        hash_mb: args.search.hash,
+    let mut engine = Engine::new(args.search.apply(EngineOptions {
         selectivity: args.selectivity,
-        ..EngineOptions::default()
-    })?;
-    engine.set_evaluator(args.eval.read_evaluator()?);
+        eval: args.eval.source(),
+        ..EngineOptions::analysis()
+    }))
+    .map_err(engine_error)?;
     if let Some(dir) = &args.svg {
         std::fs::create_dir_all(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
     }

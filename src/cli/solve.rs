@@ -65,7 +65,6 @@ pub struct SolveArgs {
 /// Solves a file, stdin (`-`) or the built-in suite.
 pub fn run(args: &SolveArgs) -> Result<(), CliError> {
     let SolveArgs {
-        search: SearchArgs { threads, hash },
         wld,
         json,
         max_empties,
@@ -79,13 +78,9 @@ pub fn run(args: &SolveArgs) -> Result<(), CliError> {
     } else {
         SolveMode::Exact
     };
-    let mut engine = Engine::new(EngineOptions {
-        threads,
-        hash_mb: hash,
-        ..EngineOptions::default()
-    })?;
-    // The solver orders its moves by the evaluation: read it before the first solve's clock.
-    engine.evaluator().wait_until_read();
+    // The solver orders its moves by the evaluation, which the engine reads before the first
+    // solve's clock.
+    let mut engine = Engine::new(args.search.apply(EngineOptions::analysis()))?;
     let problems = read_problems(&text, rules);
     check_max_empties(&problems, rules_args, max_empties)?;
     let positions = problem_positions(&problems, rules_args);

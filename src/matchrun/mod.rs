@@ -77,10 +77,9 @@ use self::external::{GtpPlayer, NboardPlayer, StartError, check_startable};
 use self::game::{Forfeit, GameRecord, GameSetup, Outcome, play_game};
 use self::openings::Opening;
 use self::player::{IagoPlayer, Player};
-use self::spec::{BookChoice, EngineKind, EngineSpec, Limit};
+use self::spec::{EngineKind, EngineSpec, Limit};
 use self::stats::{EloEstimate, Sprt, SprtDecision, Tally};
 use crate::board::Color;
-use crate::book::Book;
 use crate::protocol::Protocol;
 
 /// A match, ready to play.
@@ -156,36 +155,14 @@ pub enum MatchError {
         "engine {0} speaks NBoard, which has no time per move: give it depth= or a clock (tc=)"
     )]
     NboardMoveTime(String),
-    /// The evaluation of an in-process engine cannot be loaded.
-    #[error("engine {name}: eval={eval}: {error}")]
-    Eval {
-        /// The engine.
-        name: String,
-        /// The `eval=` value.
-        eval: String,
-        /// Why.
-        #[source]
-        error: crate::eval::WeightsError,
-    },
-    /// The built-in book cannot be read.
-    #[error("engine {name}: the built-in book: {error}")]
-    ShippedBook {
+    /// The evaluation or the book of an in-process engine cannot be read.
+    #[error("engine {name}: {}", spec_words(error))]
+    Load {
         /// The engine.
         name: String,
         /// Why.
         #[source]
-        error: crate::book::BookError,
-    },
-    /// A book file cannot be read.
-    #[error("engine {name}: book {}: {error}", path.display())]
-    Book {
-        /// The engine.
-        name: String,
-        /// The file.
-        path: std::path::PathBuf,
-        /// Why.
-        #[source]
-        error: crate::book::BookError,
+        error: crate::engine::LoadError,
     },
     /// An external engine cannot be started.
     #[error("engine {name}: {error}")]
@@ -196,6 +173,14 @@ pub enum MatchError {
         #[source]
         error: StartError,
     },
+}
+
+/// A loading error in the words of an engine spec: a weight file is named by `eval=`.
+fn spec_words(error: &crate::engine::LoadError) -> String {
+    match error {
+        crate::engine::LoadError::Eval { name, error } => format!("eval={name}: {error}"),
+        error => error.to_string(),
+    }
 }
 
 /// Forfeits of one engine, by kind.
@@ -361,12 +346,11 @@ pub struct Progress {
 }
 
 /// An engine ready to make players (one per worker): its spec, its limit, and for Iago the
-/// loaded evaluation and book.
+/// evaluation and book, read once for all its players.
 struct EngineSetup {
     spec: EngineSpec,
     limit: Limit,
-    evaluator: Option<crate::eval::Evaluation>,
-    book: Option<Book>,
+    loaded: Option<crate::engine::Loaded>,
 }
 
 impl EngineSetup {
@@ -377,41 +361,18 @@ impl EngineSetup {
         let mut setup = EngineSetup {
             spec: spec.clone(),
             limit,
-            evaluator: None,
-            book: None,
+            loaded: None,
         };
         match &spec.kind {
             EngineKind::Iago(options) => {
                 if limit.is_empty() {
                     return Err(no_limit());
                 }
-                let evaluator = match &options.eval {
-                    None => crate::eval::default_evaluator(),
-                    Some(e) => {
-                        crate::eval::load_evaluator(e).map_err(|error| MatchError::Eval {
-                            name: name.clone(),
-                            eval: e.clone(),
-                            error,
-                        })?
-                    }
-                };
-                setup.evaluator = Some(evaluator);
-                setup.book = match &options.book {
-                    BookChoice::Off => None,
-                    BookChoice::Shipped => {
-                        Some(Book::shipped().map_err(|error| MatchError::ShippedBook {
-                            name: name.clone(),
-                            error,
-                        })?)
-                    }
-                    BookChoice::File(path) => {
-                        Some(Book::load(path).map_err(|error| MatchError::Book {
-                            name: name.clone(),
-                            path: path.clone(),
-                            error,
-                        })?)
-                    }
-                };
+                let loaded = options.load().map_err(|error| MatchError::Load {
+                    name: name.clone(),
+                    error,
+                })?;
+                setup.loaded = Some(loaded);
             }
             EngineKind::External(external) => {
                 match external.protocol {
@@ -446,8 +407,7 @@ impl EngineSetup {
         match &self.spec.kind {
             EngineKind::Iago(options) => Box::new(IagoPlayer::new(
                 options.clone(),
-                self.evaluator.clone().expect("loaded in prepare"),
-                self.book.clone(),
+                self.loaded.clone().expect("loaded in prepare"),
             )),
             EngineKind::External(external) => match external.protocol {
                 Protocol::Nboard => Box::new(NboardPlayer::new(external.clone(), &self.spec.name)),

@@ -3,10 +3,9 @@
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use super::spec::{IagoOptions, Limit};
+use super::spec::Limit;
 use crate::board::{Game, Move};
-use crate::book::Book;
-use crate::engine::{Engine, EngineOptions, SearchRequest};
+use crate::engine::{Engine, EngineOptions, Loaded, SearchRequest};
 use crate::protocol::ggf::GgfGame;
 use crate::search::{Clock, Limits};
 
@@ -56,41 +55,29 @@ pub(crate) trait Player: Send {
 
 /// Iago in the match process: one engine per player, with its own hash table and threads.
 pub(crate) struct IagoPlayer {
-    options: IagoOptions,
-    evaluator: crate::eval::Evaluation,
-    book: Option<Book>,
+    options: EngineOptions,
+    loaded: Loaded,
     engine: Option<Engine>,
 }
 
 impl IagoPlayer {
-    /// A player with these options; the engine is built at the first game.
-    pub fn new(
-        options: IagoOptions,
-        evaluator: crate::eval::Evaluation,
-        book: Option<Book>,
-    ) -> Self {
+    /// A player with these options and this evaluation and book; the engine is made at the
+    /// first game.
+    pub fn new(options: EngineOptions, loaded: Loaded) -> Self {
         IagoPlayer {
             options,
-            evaluator,
-            book,
+            loaded,
             engine: None,
         }
     }
 
     fn engine(&mut self) -> Result<&mut Engine, Failure> {
         if self.engine.is_none() {
-            let mut engine = Engine::new(EngineOptions {
-                threads: self.options.threads,
-                hash_mb: self.options.hash_mb,
-                selectivity: self.options.selectivity,
-                ..EngineOptions::default()
-            })
-            .map_err(|e| Failure::Crash(e.to_string()))?;
-            engine.set_evaluator(self.evaluator.clone());
-            engine.set_book(self.book.clone());
+            let engine = Engine::with_loaded(self.options.clone(), self.loaded.clone())
+                .map_err(|e| Failure::Crash(e.to_string()))?;
             self.engine = Some(engine);
         }
-        Ok(self.engine.as_mut().expect("built above"))
+        Ok(self.engine.as_mut().expect("made above"))
     }
 }
 

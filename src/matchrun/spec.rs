@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use thiserror::Error;
 
+use crate::engine::{BookSource, EngineOptions, EvalSource};
 use crate::protocol::Protocol;
-use crate::search::ProbCutLevel;
 
 /// What an engine may spend on a move: a depth, a time per move, a game clock, or a mix (the
 /// search stops at the first limit reached).
@@ -166,41 +166,15 @@ pub fn parse_duration(text: &str) -> Option<Duration> {
     (seconds < 1e9).then(|| crate::search::time::duration_from_seconds(seconds))
 }
 
-/// Where a book for the in-process engine comes from.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum BookChoice {
-    /// No book (the default in matches).
-    Off,
-    /// The book compiled into the binary.
-    Shipped,
-    /// A book file.
-    File(PathBuf),
-}
-
-/// Settings of Iago running in the match process.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct IagoOptions {
-    /// Search threads (default 1).
-    pub threads: usize,
-    /// Hash table size in MiB (default 16).
-    pub hash_mb: usize,
-    /// The evaluation: `hand`, `pattern` or a weight file (default: the embedded one).
-    pub eval: Option<String>,
-    /// The opening book.
-    pub book: BookChoice,
-    /// ProbCut level (default: that of play).
-    pub selectivity: ProbCutLevel,
-}
-
-impl Default for IagoOptions {
-    fn default() -> Self {
-        IagoOptions {
-            threads: 1,
-            hash_mb: 16,
-            eval: None,
-            book: BookChoice::Off,
-            selectivity: crate::search::params::PLAY_LEVEL,
-        }
+/// The options of Iago in the match process unless its spec says otherwise: one thread, a
+/// 16 MiB table, the selectivity of play, the embedded evaluation, no book (a match compares
+/// searches, game after game the same way).
+pub fn in_process_defaults() -> EngineOptions {
+    EngineOptions {
+        threads: 1,
+        hash_mb: 16,
+        book: BookSource::None,
+        ..EngineOptions::default()
     }
 }
 
@@ -223,7 +197,7 @@ pub struct ExternalOptions {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EngineKind {
     /// Iago in the match process.
-    Iago(IagoOptions),
+    Iago(EngineOptions),
     /// A child process speaking NBoard or GTP.
     External(ExternalOptions),
 }
@@ -339,15 +313,27 @@ struct SpecItems {
 }
 
 /// The items that decide what runs: in-process Iago with its options, or a program.
-#[derive(Default)]
 struct KindItems {
     iago: bool,
     command: Option<String>,
     dir: Option<PathBuf>,
     protocol: Option<Protocol>,
-    options: IagoOptions,
+    options: EngineOptions,
     /// The in-process options given, in order.
     iago_only: Vec<&'static str>,
+}
+
+impl Default for KindItems {
+    fn default() -> Self {
+        KindItems {
+            iago: false,
+            command: None,
+            dir: None,
+            protocol: None,
+            options: in_process_defaults(),
+            iago_only: Vec::new(),
+        }
+    }
 }
 
 impl SpecItems {
@@ -441,7 +427,7 @@ impl KindItems {
                 "hash"
             }
             "eval" => {
-                options.eval = Some(item.need("a weight file, hand or pattern")?.to_string());
+                options.eval = EvalSource::named(item.need("a weight file, hand or pattern")?);
                 "eval"
             }
             "selectivity" => {
@@ -453,15 +439,15 @@ impl KindItems {
             }
             "book" => {
                 options.book = match item.value {
-                    None | Some("on" | "yes" | "true") => BookChoice::Shipped,
-                    Some("off" | "no" | "false") => BookChoice::Off,
+                    None | Some("on" | "yes" | "true") => BookSource::BuiltIn,
+                    Some("off" | "no" | "false") => BookSource::None,
                     Some("") => return Err(SpecProblem::EmptyBook),
-                    Some(path) => BookChoice::File(PathBuf::from(path)),
+                    Some(path) => BookSource::File(PathBuf::from(path)),
                 };
                 "book"
             }
             "nobook" | "no-book" if item.value.is_none() => {
-                options.book = BookChoice::Off;
+                options.book = BookSource::None;
                 "nobook"
             }
             _ => return Ok(false),
@@ -636,7 +622,7 @@ mod tests {
         let s = EngineSpec::parse("name=Iago4,iago,depth=4").unwrap();
         assert_eq!(s.name, "Iago4");
         assert_eq!(s.limit.depth, Some(4));
-        assert_eq!(s.kind, EngineKind::Iago(IagoOptions::default()));
+        assert_eq!(s.kind, EngineKind::Iago(in_process_defaults()));
         let s = EngineSpec::parse("iago, time=0.5, threads=2, hash=32, eval=hand, book").unwrap();
         assert_eq!(s.name, "Iago-t0.5");
         assert!(!s.named);
@@ -645,8 +631,8 @@ mod tests {
             panic!("in-process")
         };
         assert_eq!(
-            (o.threads, o.hash_mb, o.eval.as_deref(), o.book),
-            (2, 32, Some("hand"), BookChoice::Shipped)
+            (o.threads, o.hash_mb, o.eval, o.book),
+            (2, 32, EvalSource::Hand, BookSource::BuiltIn)
         );
         assert_eq!(o.selectivity, crate::search::params::PLAY_LEVEL);
         let s = EngineSpec::parse("iago,depth=6,selectivity=95").unwrap();

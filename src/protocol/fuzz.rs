@@ -34,7 +34,7 @@ fn session(protocol: Protocol, lines: &[String]) -> String {
     let engine = Engine::new(EngineOptions {
         threads: 1,
         hash_mb: 1,
-        ..EngineOptions::default()
+        ..EngineOptions::analysis()
     })
     .unwrap();
     let (tx, rx) = channel();

@@ -8,12 +8,14 @@ use crate::search::probcut::ProbCutLevel;
 
 // ProbCut levels.
 
-/// Level of play (protocol sessions, the match runner's engines): the lowest reaches deepest
+/// Level of play (the default of an engine: protocol sessions, the console, the match runner's
+/// engines): the lowest reaches deepest
 /// and played the strongest at equal time (2026-11-26-time-and-selectivity.md,
 /// 2026-11-27-play-level.md).
 pub const PLAY_LEVEL: ProbCutLevel = ProbCutLevel::new(58);
 
-/// The engine's default, kept by analysis, benchmarks, books and self-play data: little pruning
+/// Level of analysis (`EngineOptions::analysis`: `iago analyze` and `review`, benchmarks, books
+/// and self-play data): little pruning
 /// where accuracy counts more than speed (2026-11-26-time-and-selectivity.md).
 pub const ANALYSIS_LEVEL: ProbCutLevel = ProbCutLevel::new(95);
 

@@ -89,6 +89,13 @@ impl std::fmt::Display for ParseLevelError {
 
 impl std::error::Error for ParseLevelError {}
 
+impl std::fmt::Display for ProbCutLevel {
+    /// The percent, as `--selectivity` takes it (`58`).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.percent())
+    }
+}
+
 impl std::str::FromStr for ProbCutLevel {
     type Err = ParseLevelError;
 

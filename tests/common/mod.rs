@@ -259,7 +259,7 @@ pub fn search_engine(threads: usize) -> iago::engine::Engine {
     iago::engine::Engine::new(iago::engine::EngineOptions {
         threads,
         hash_mb: 16,
-        ..iago::engine::EngineOptions::default()
+        ..iago::engine::EngineOptions::analysis()
     })
     .unwrap()
 }

@@ -112,7 +112,8 @@ impl Session {
             }
             Command::SetGame(text) => self.set_game(&text),
             Command::SetContempt(contempt) => {
-                self.slot.stop().set_contempt(contempt.round() as i32);
+                self.slot.stop();
+                log::debug!("set contempt {contempt}: accepted; the search has no draw value");
             }
             Command::Move(item) => self.play(item),
             Command::Ping(n) => {

@@ -2,7 +2,7 @@
 //! shallow search values), then best play to the end, on an engine of the game's own.
 
 use crate::board::{Board, Move, Position};
-use crate::engine::{Engine, EngineError, EngineOptions, SearchRequest};
+use crate::engine::{Engine, EngineError, EngineOptions, Loaded, SearchRequest};
 use crate::matchrun::openings::Opening;
 use crate::search::{Bound, Limits, SearchResult};
 
@@ -51,13 +51,18 @@ pub(super) struct Step {
 
 /// An engine for the searches of one game at a time: one thread, no book.
 pub(super) fn game_engine(options: &DatagenOptions) -> Result<Engine, EngineError> {
-    let mut engine = Engine::new(EngineOptions {
-        threads: 1,
-        hash_mb: options.hash_mb,
-        ..EngineOptions::default()
-    })?;
-    engine.set_evaluator(options.eval.clone());
-    Ok(engine)
+    let loaded = Loaded {
+        evaluation: options.eval.clone(),
+        book: None,
+    };
+    Engine::with_loaded(
+        EngineOptions {
+            threads: 1,
+            hash_mb: options.hash_mb,
+            ..EngineOptions::analysis()
+        },
+        loaded,
+    )
 }
 
 pub(super) fn search(engine: &mut Engine, board: &Board, limits: Limits) -> SearchResult {

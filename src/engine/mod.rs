@@ -9,7 +9,7 @@ use std::time::Instant;
 use crate::board::rules::UnsupportedRules;
 use crate::board::{Board, Color, Game, IllegalMoveError, Move, Rules, State};
 use crate::book::{Book, BookChoice};
-use crate::eval::{Evaluation, default_evaluator};
+use crate::eval::Evaluation;
 use crate::search::ProbCutLevel;
 use crate::search::driver::{MAX_DEPTH, Think};
 use crate::search::endgame::{SolveMode, Stopped};
@@ -21,30 +21,11 @@ use crate::search::{Bound, Limits, SearchResult, Source};
 
 pub use crate::solve::SolveReport;
 
-/// The engine's settings.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct EngineOptions {
-    /// Search threads.
-    pub threads: usize,
-    /// Hash table size in MiB.
-    pub hash_mb: usize,
-    /// Draw value in discs from Black's point of view (NBoard's `set contempt`). Stored and
-    /// reported; the search does not use it yet.
-    pub contempt: i32,
-    /// ProbCut level of the midgame search.
-    pub selectivity: ProbCutLevel,
-}
+mod options;
 
-impl Default for EngineOptions {
-    fn default() -> Self {
-        EngineOptions {
-            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-            hash_mb: 64,
-            contempt: 0,
-            selectivity: crate::search::params::ANALYSIS_LEVEL,
-        }
-    }
-}
+pub use options::{
+    BookSource, DEFAULT_HASH_MB, EngineOptions, EvalSource, LoadError, Loaded, default_threads,
+};
 
 /// Plies of a game that `learn` adds to the book.
 pub const LEARN_PLIES: usize = 40;
@@ -83,6 +64,9 @@ pub enum EngineError {
     /// The hash table cannot be had.
     #[error(transparent)]
     Table(#[from] crate::search::tt::TableError),
+    /// The evaluation or the book cannot be read.
+    #[error(transparent)]
+    Load(#[from] LoadError),
     /// The thread pool could not start.
     #[error("cannot start {threads} search threads: {source}")]
     Threads {
@@ -117,22 +101,67 @@ pub(crate) fn build_pool(threads: usize) -> Result<rayon::ThreadPool, EngineErro
 }
 
 impl Engine {
-    /// An engine at the start of a standard game, with the embedded evaluation and no book.
+    /// An engine made from `options` at the start of a standard game: its evaluation and book
+    /// read now (an error when one cannot be), the weights ready for the first search.
     pub fn new(options: EngineOptions) -> Result<Engine, EngineError> {
+        let loaded = options.load()?;
+        Engine::with_loaded(options, loaded)
+    }
+
+    /// An engine made from `options` with an evaluation and a book already read (by
+    /// [`EngineOptions::load`]): the engines of a match share one reading.
+    pub fn with_loaded(options: EngineOptions, loaded: Loaded) -> Result<Engine, EngineError> {
+        let mut engine = Engine::bare(options, loaded.evaluation)?;
+        engine.book = BookSlot::ready(loaded.book);
+        Ok(engine)
+    }
+
+    /// An engine made from `options` that answers at once, for a program a GUI starts: the
+    /// embedded weights and the book are read on threads of their own while it starts (the
+    /// weights first, so that their peaks of memory do not add up), and the first search waits
+    /// for them. A weight file that cannot be read is an error; a book that cannot be read is
+    /// a warning, and the engine plays without one.
+    pub fn start(options: EngineOptions) -> Result<Engine, EngineError> {
+        let evaluation = options.eval.load()?;
+        let mut engine = Engine::bare(options.clone(), evaluation.clone())?;
+        if options.book != BookSource::None {
+            engine.set_book_loading(move || {
+                evaluation.wait_until_read();
+                options.load_book().unwrap_or_else(|e| {
+                    let why = match &e {
+                        LoadError::Book { error, .. } | LoadError::BuiltInBook(error) => {
+                            error.to_string()
+                        }
+                        LoadError::Eval { .. } => e.to_string(),
+                    };
+                    log::warn!(
+                        "cannot use the opening book {}: {why}; playing without a book",
+                        options.book.name()
+                    );
+                    None
+                })
+            });
+        }
+        Ok(engine)
+    }
+
+    /// An engine with no book: the threads, table and selectivity of `options`, the
+    /// evaluation `evaluator`.
+    fn bare(options: EngineOptions, evaluator: Evaluation) -> Result<Engine, EngineError> {
         Ok(Engine {
-            options,
-            game: Game::new(Rules::OTHELLO),
             pool: build_pool(options.threads)?,
             tt: TranspositionTable::try_new(options.hash_mb)?,
-            evaluator: default_evaluator(),
+            options,
+            game: Game::new(Rules::OTHELLO),
+            evaluator,
             book: BookSlot::ready(None),
             stop: Arc::new(AtomicBool::new(false)),
         })
     }
 
     /// The current settings.
-    pub fn options(&self) -> EngineOptions {
-        self.options
+    pub fn options(&self) -> &EngineOptions {
+        &self.options
     }
 
     /// Changes the number of search threads (1 to [`MAX_THREADS`]); an error changes nothing.
@@ -151,20 +180,9 @@ impl Engine {
         Ok(())
     }
 
-    /// Sets the draw value (discs, Black's view).
-    pub fn set_contempt(&mut self, contempt: i32) {
-        self.options.contempt = contempt;
-    }
-
     /// Sets the ProbCut level of the midgame search.
     pub fn set_selectivity(&mut self, selectivity: ProbCutLevel) {
         self.options.selectivity = selectivity;
-    }
-
-    /// Uses another evaluation.
-    pub fn set_evaluator(&mut self, evaluator: Evaluation) {
-        self.evaluator = evaluator;
-        self.tt.clear();
     }
 
     /// The evaluation in use.
@@ -172,14 +190,9 @@ impl Engine {
         &self.evaluator
     }
 
-    /// Plugs in (or removes) an opening book.
-    pub fn set_book(&mut self, book: Option<Book>) {
-        self.book = BookSlot::ready(book);
-    }
-
     /// Plugs in the opening book that `load` reads, on a thread of its own: the engine answers
     /// at once, and the first use of the book waits for it.
-    pub fn set_book_loading(&mut self, load: impl FnOnce() -> Option<Book> + Send + 'static) {
+    fn set_book_loading(&mut self, load: impl FnOnce() -> Option<Book> + Send + 'static) {
         self.book = match std::thread::Builder::new()
             .name("iago-book".into())
             .spawn(load)
@@ -716,7 +729,7 @@ impl crate::book::build::BookSearch for Engine {
 /// use iago::engine::{Engine, EngineOptions, SearchRequest};
 /// use iago::search::Limits;
 ///
-/// let mut engine = Engine::new(EngineOptions { threads: 1, hash_mb: 1, ..Default::default() })?;
+/// let mut engine = Engine::new(EngineOptions { threads: 1, hash_mb: 1, ..EngineOptions::analysis() })?;
 /// // The game's move, as a GUI asks for it: the book and the forced-move shortcut allowed.
 /// let played = engine.search(&SearchRequest::play(Limits::depth(4)), &mut |_| {});
 /// // Any 8x8 board, every move searched, or only some root moves (here f5 alone).
