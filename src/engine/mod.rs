@@ -14,11 +14,13 @@ use crate::search::ProbCutLevel;
 use crate::search::driver::{MAX_DEPTH, Think};
 use crate::search::endgame::{SolveMode, Stopped};
 use crate::search::midgame::{Othello, exact_seconds};
+use crate::search::multipv::{RankSearch, multi_pv};
 use crate::search::time::TimePlan;
 use crate::search::tt::TranspositionTable;
 use crate::search::variant::Variant;
 use crate::search::{Bound, Limits, SearchResult, Source};
 
+pub use crate::search::multipv::Hints;
 pub use crate::solve::SolveReport;
 
 mod options;
@@ -294,15 +296,8 @@ impl Engine {
                 report(moves_made, state.to_move(), value);
                 continue;
             }
-            let score = self
-                .search_in(
-                    rules,
-                    state,
-                    limits,
-                    SearchRequest::analyze(*limits),
-                    &mut |_| {},
-                )
-                .score;
+            let request = SearchRequest::analyze(*limits);
+            let score = self.search_in(rules, state, &request, &mut |_| {}).score;
             if self.is_stopped() {
                 return;
             }
@@ -327,16 +322,16 @@ impl Engine {
 
     /// Runs one search (see [`SearchRequest`]): a finished game gives `Move::Pass` with the
     /// final score; a pass is valued by a search of the position it leads to; when the
-    /// request plays (not analyses), a book move returns at once and a forced move is valued
-    /// by a short search (a tenth of the time the move would have had, at the same depth).
-    /// `observer` gets each completed iteration.
+    /// request chooses the game's move (not an analysis), a book move returns at once and a
+    /// forced move is valued by a short search (a tenth of the time the move would have had, at
+    /// the same depth). `observer` gets each completed iteration.
     pub fn search(
         &mut self,
         request: &SearchRequest,
         observer: &mut (dyn FnMut(&SearchResult) + Send),
     ) -> SearchResult {
         let (rules, state) = self.target(request.target);
-        self.search_in(rules, &state, &request.limits, *request, observer)
+        self.search_in(rules, &state, request, observer)
     }
 
     /// The rules and the position a request targets.
@@ -443,9 +438,9 @@ impl Engine {
         observer: &mut (dyn FnMut(&[SearchResult]) + Send),
     ) -> Hints {
         let (rules, state) = self.target(request.target);
-        let limits = &request.limits;
         let analysis = SearchRequest {
             book: false,
+            value_forced: false,
             moves: ALL_MOVES,
             ..*request
         };
@@ -455,7 +450,7 @@ impl Engine {
             moves: vec![result],
         };
         if legal == 0 {
-            let result = self.search_in(rules, &state, limits, analysis, &mut |_| {});
+            let result = self.search_in(rules, &state, &analysis, &mut |_| {});
             observer(std::slice::from_ref(&result));
             return single(result);
         }
@@ -474,7 +469,7 @@ impl Engine {
                 moves: candidates,
                 ..analysis
             };
-            let result = self.search_in(rules, &state, limits, request, &mut |r| {
+            let result = self.search_in(rules, &state, &request, &mut |r| {
                 reported = true;
                 observer(std::slice::from_ref(r));
             });
@@ -484,66 +479,39 @@ impl Engine {
             }
             return single(result);
         }
-        let start = Instant::now();
-        let plan = self.plan(rules, limits, start, &state);
-        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
-        let mut best: Vec<SearchResult> = Vec::new();
-        let mut nodes = 0;
-        for depth in 1..=max_depth {
-            // One iteration per move, under what is left of the whole hint's time.
-            let step = Limits {
-                depth: Some(depth),
-                move_time: plan.remaining(Instant::now()),
-                clock: None,
+        let plan = self.plan(rules, &request.limits, Instant::now(), &state);
+        let max_depth = request
+            .limits
+            .depth
+            .unwrap_or(MAX_DEPTH)
+            .clamp(1, MAX_DEPTH);
+        let stop = Arc::clone(&self.stop);
+        let mut rank = |rank: RankSearch| {
+            let request = SearchRequest {
+                limits: rank.limits,
+                moves: rank.moves,
+                first_depth: rank.limits.depth.unwrap_or(1),
+                guess: rank.guess,
+                ..analysis
             };
-            let mut row: Vec<SearchResult> = Vec::with_capacity(n);
-            let mut allowed = candidates;
-            while row.len() < n {
-                let request = SearchRequest {
-                    moves: allowed,
-                    first_depth: depth,
-                    // The aspiration window is centred on this rank's score a depth before.
-                    guess: best.get(row.len()).map(|r| r.score),
-                    ..analysis
-                };
-                let result = self.search_in(rules, &state, &step, request, &mut |_| {});
-                nodes += result.nodes;
-                let complete = result.bound != Bound::Estimate || result.depth == depth;
-                if !complete {
-                    // Stopped inside the iteration: the row is incomplete.
-                    if best.is_empty() {
-                        // Not even depth 1: the moves found so far, the last a fallback.
-                        row.push(result);
-                        observer(&row);
-                        best = row;
-                    }
-                    return Hints { moves: best, nodes };
-                }
-                if let Some(sq) = result.best_move.square() {
-                    allowed &= !(1u64 << sq.index());
-                }
-                row.push(result);
-            }
-            observer(&row);
-            let solved = row.iter().all(|r| r.bound == Bound::Exact);
-            best = row;
-            if solved || self.is_stopped() || plan.past_target(Instant::now()) {
-                break;
-            }
-        }
-        Hints { moves: best, nodes }
+            self.search_in(rules, &state, &request, &mut |_| {})
+        };
+        let stopped = || stop.load(Relaxed);
+        multi_pv(
+            n, candidates, max_depth, &plan, &mut rank, &stopped, observer,
+        )
     }
 
-    /// Searches `state` under `rules`: a finished game is scored, a pass or a forced move is
-    /// valued by a search of the position it leads to, a book move is played at once, and
-    /// anything else is searched by the driver of the rules (the 8x8 search or the variant
-    /// search).
+    /// Searches `state` under `rules` within the request's limits: a finished game is scored,
+    /// a pass (and, when the request says so, a forced move) is valued by a search of the
+    /// position it leads to, a book move is played at once when the request lets the book
+    /// answer, and anything else is searched by the driver of the rules (the 8x8 search or the
+    /// variant search).
     fn search_in(
         &mut self,
         rules: Rules,
         state: &State,
-        limits: &Limits,
-        request: SearchRequest,
+        request: &SearchRequest,
         observer: &mut (dyn FnMut(&SearchResult) + Send),
     ) -> SearchResult {
         let start = Instant::now();
@@ -561,13 +529,14 @@ impl Engine {
         let moves = rules.moves(state);
         if moves == 0 {
             // The pass costs no thought; its value is the other side's search, negated.
-            let limits = forced_limits(limits, &self.plan(rules, limits, start, state));
-            let request = SearchRequest {
+            let reply = SearchRequest {
+                limits: self.forced_limits(rules, &request.limits, start, state),
                 book: false,
+                value_forced: false,
                 moves: ALL_MOVES,
-                ..request
+                ..*request
             };
-            let reply = self.search_in(rules, &state.pass(), &limits, request, &mut |_| {});
+            let reply = self.search_in(rules, &state.pass(), &reply, &mut |_| {});
             let mut pv = vec![Move::Pass];
             pv.extend_from_slice(&reply.pv);
             return SearchResult {
@@ -585,7 +554,7 @@ impl Engine {
         };
         let request = SearchRequest {
             moves: legal,
-            ..request
+            ..*request
         };
         if request.book
             && rules.is_standard()
@@ -606,15 +575,35 @@ impl Engine {
                 start.elapsed(),
             );
         }
-        if request.book && legal.count_ones() == 1 {
+        if request.value_forced && legal.count_ones() == 1 {
             // A forced move: searched only for its value.
-            let limits = forced_limits(limits, &self.plan(rules, limits, start, state));
-            let mut result = self.think(rules, state, &limits, request, start, observer);
+            let request = SearchRequest {
+                limits: self.forced_limits(rules, &request.limits, start, state),
+                ..request
+            };
+            let mut result = self.drive(rules, state, &request, start, observer);
             result.source = Source::Forced;
             result.time = start.elapsed();
             return result;
         }
-        self.think(rules, state, limits, request, start, observer)
+        self.drive(rules, state, &request, start, observer)
+    }
+
+    /// The limits that value a forced move or a pass of `state`: the same depth, and a tenth
+    /// of the time the move would have had.
+    fn forced_limits(
+        &self,
+        rules: Rules,
+        limits: &Limits,
+        start: Instant,
+        state: &State,
+    ) -> Limits {
+        let plan = self.plan(rules, limits, start, state);
+        Limits {
+            depth: limits.depth,
+            move_time: plan.remaining(plan.start).map(|t| t / 10),
+            clock: None,
+        }
     }
 
     /// The deadlines of a search of `state` under `rules` from `start`: the clock shared over
@@ -627,19 +616,19 @@ impl Engine {
     }
 
     /// Iterative deepening over the request's moves (at least one, all legal), from its first
-    /// depth: the 8x8 driver for standard Othello, the variant driver otherwise. The time
-    /// limits count from `start`, when the request came (a wait for the weights and the book,
-    /// still loading at the first search, comes out of the move's time).
-    fn think(
+    /// depth, within its limits: the 8x8 driver for standard Othello, the variant driver
+    /// otherwise. The time limits count from `start`, when the request came (a wait for the
+    /// weights and the book, still loading at the first search, comes out of the move's time).
+    fn drive(
         &mut self,
         rules: Rules,
         state: &State,
-        limits: &Limits,
-        request: SearchRequest,
+        request: &SearchRequest,
         start: Instant,
         observer: &mut (dyn FnMut(&SearchResult) + Send),
     ) -> SearchResult {
         self.tt.new_search();
+        let limits = &request.limits;
         let plan = self.plan(rules, limits, start, state);
         let (tt, evaluator, stop) = (&self.tt, &self.evaluator, &*self.stop);
         let level = self.options.selectivity;
@@ -696,15 +685,6 @@ impl BookSlot {
     }
 }
 
-/// What [`Engine::hint`] found.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Hints {
-    /// The moves of the last completed depth, best first.
-    pub moves: Vec<SearchResult>,
-    /// Positions visited by all the searches.
-    pub nodes: u64,
-}
-
 /// The engine as the book builders' search: the best of some moves, no book, stopped with its
 /// generation.
 impl crate::book::build::BookSearch for Engine {
@@ -748,9 +728,11 @@ pub struct SearchRequest {
     limits: Limits,
     /// Root moves to consider (a square mask; all legal moves when none of them is legal).
     moves: u64,
-    /// Whether the book answers and a forced move is only valued (playing a move), or every
-    /// move is searched (analysis).
+    /// Whether the opening book may answer (choosing the game's move; not in analysis).
     book: bool,
+    /// Whether a forced move is only valued, by a short search of the position it leads to
+    /// (choosing the game's move), or searched like any position (analysis).
+    value_forced: bool,
     /// The first iteration's depth.
     first_depth: u32,
     /// The expected score, centre of the first aspiration window.
@@ -780,6 +762,7 @@ impl SearchRequest {
             limits,
             moves: ALL_MOVES,
             book: true,
+            value_forced: true,
             first_depth: 1,
             guess: None,
         }
@@ -789,6 +772,7 @@ impl SearchRequest {
     pub fn analyze(limits: Limits) -> SearchRequest {
         SearchRequest {
             book: false,
+            value_forced: false,
             ..SearchRequest::play(limits)
         }
     }
@@ -819,16 +803,6 @@ impl SearchRequest {
     /// The limits.
     pub fn limits(&self) -> &Limits {
         &self.limits
-    }
-}
-
-/// The limits that value a forced move or a pass: the same depth, and a tenth of the time the
-/// move would have had by its `plan`.
-fn forced_limits(limits: &Limits, plan: &TimePlan) -> Limits {
-    Limits {
-        depth: limits.depth,
-        move_time: plan.remaining(plan.start).map(|t| t / 10),
-        clock: None,
     }
 }
 

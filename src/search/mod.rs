@@ -11,6 +11,7 @@ pub(crate) mod control;
 pub(crate) mod driver;
 pub(crate) mod endgame;
 pub(crate) mod midgame;
+pub(crate) mod multipv;
 pub(crate) mod params;
 pub(crate) mod probcut;
 pub(crate) mod pvs;
