@@ -1,9 +1,10 @@
 //! # Iago — an Othello engine
 //!
 //! Rules and notation ([`board`]: bitboards relative to the side to move, moves, positions,
-//! transcripts, OBF problems, the rule variants), [`perft`], the engine ([`engine::Engine`]: a
-//! game, the search with its trained evaluation and opening book, the exact solver) and GGF
-//! game records ([`ggf`]). Scores are disc differences for the side to move.
+//! transcripts, OBF lines, the rule variants), [`perft`], the engine ([`engine::Engine`]: made
+//! from one [`EngineOptions`] value, a game, the search with its trained evaluation and
+//! opening book, the exact solver) and game records ([`records`]: GGF, WTHOR, Logistello's
+//! games, problem files). Scores are disc differences for the side to move.
 //!
 //! ```
 //! use iago::board::{Game, Move, Rules};
@@ -36,11 +37,12 @@
 //!   generation.
 //! - [`perft`]: leaf counting under both pass conventions, sequential and parallel.
 //! - [`engine`]: the engine (game, search, solve, evaluation, book) that programs drive.
-//! - [`search`]: what a search gives (results, bounds, limits, ProbCut levels, solutions).
+//! - [`search`]: what a search gives (results, bounds, limits, selectivities, solutions).
 //! - [`eval`]: the trained pattern evaluation, the hand-written one, and the incremental state
 //!   a search carries.
 //! - [`book`]: opening books (load, save, probe).
-//! - [`ggf`]: GGF game records, read and written.
+//! - [`records`]: game records (GGF, WTHOR, Logistello's games, files of games and of
+//!   problems), read, and GGF written.
 //!
 //! Protocol sessions, the interactive console, the match runner, batch work, training and the command line belong to the
 //! `iago` binary and are not part of the API; [`run_command_line`] runs that binary.
@@ -57,12 +59,10 @@ pub mod eval;
 pub(crate) mod matchrun;
 pub mod perft;
 pub(crate) mod protocol;
+pub mod records;
 pub(crate) mod review;
 pub mod search;
-pub(crate) mod solve;
 pub(crate) mod train;
-
-pub use protocol::ggf;
 
 pub use board::{Board, Color, Game, Move, Position, Rules, Square, State};
 pub use engine::{Engine, EngineOptions, SearchRequest, StopHandle};

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use iago::board::{Color, Game, Position, Rules};
-use iago::ggf::GgfGame;
+use iago::records::ggf::GgfGame;
 use serde_json::Value;
 
 const IAGO: &str = env!("CARGO_BIN_EXE_iago");

@@ -589,7 +589,7 @@ fn analyze_gives_book_positions_their_book_values() {
     // The start, f5 and f5d6 are in the book: Black's view of their best book move's value.
     for (made, state) in game.states().enumerate().take(3) {
         let best = book
-            .choices(&state.board())
+            .moves(&state.board())
             .iter()
             .map(|c| c.value)
             .max()

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use iago::ggf::GgfGame;
+use iago::records::ggf::GgfGame;
 
 const IAGO: &str = env!("CARGO_BIN_EXE_iago");
 

@@ -4,7 +4,7 @@
 
 use std::process::Command;
 
-use iago::board::rules::{Goal, Opening, Rules};
+use iago::board::rules::{Goal, Rules, Setup};
 use iago::perft::{PassRule, perft_rules};
 
 /// The plain implementation: nothing shared with the engine's bitboards.
@@ -154,10 +154,10 @@ impl Plain {
     }
 }
 
-fn rules(size: u8, opening: Opening, discs: Option<u8>) -> Rules {
+fn rules(size: u8, setup: Setup, discs: Option<u8>) -> Rules {
     Rules {
         size,
-        opening,
+        setup,
         discs_per_player: discs,
         goal: Goal::MostDiscs,
     }
@@ -166,7 +166,7 @@ fn rules(size: u8, opening: Opening, discs: Option<u8>) -> Rules {
 fn compare(rules: Rules, max_depth: u32) -> Vec<u64> {
     let plain = Plain::new(
         rules.size as usize,
-        rules.opening == Opening::Placement,
+        rules.setup == Setup::Placement,
         rules.discs_per_player.map(u32::from),
     );
     let mut table = Vec::new();
@@ -188,7 +188,7 @@ fn compare(rules: Rules, max_depth: u32) -> Vec<u64> {
 
 #[test]
 fn perft_4x4_whole_game_tree() {
-    let table = compare(rules(4, Opening::Cross, None), 16);
+    let table = compare(rules(4, Setup::Cross, None), 16);
     // The table of docs/manual.md (a pass uses a ply). Every game has ended by depth 15: 60,060 games.
     assert_eq!(
         table,
@@ -201,20 +201,20 @@ fn perft_4x4_whole_game_tree() {
 
 #[test]
 fn perft_6x6() {
-    let table = compare(rules(6, Opening::Cross, None), 8);
+    let table = compare(rules(6, Setup::Cross, None), 8);
     assert_eq!(table, [4, 12, 56, 244, 1364, 7604, 47740, 308716]);
 }
 
 #[test]
 fn perft_reversi_start_and_disc_supply() {
     // The empty-centre start: 4 × 3 × 2 × 1 ways to fill the centre.
-    let reversi = rules(8, Opening::Placement, Some(32));
+    let reversi = rules(8, Setup::Placement, Some(32));
     let table = compare(reversi, 6);
     assert_eq!(table, [4, 12, 24, 24, 96, 320]);
-    compare(rules(6, Opening::Placement, None), 7);
+    compare(rules(6, Setup::Placement, None), 7);
     // A supply small enough to run out inside the tree.
-    compare(rules(4, Opening::Cross, Some(5)), 10);
-    compare(rules(6, Opening::Cross, Some(6)), 10);
+    compare(rules(4, Setup::Cross, Some(5)), 10);
+    compare(rules(6, Setup::Cross, Some(6)), 10);
 }
 
 /// Runs `iago ARGS`, which must succeed, and reads its JSON output.
@@ -244,7 +244,7 @@ fn four_by_four_solves_to_a_white_win() {
         .iter()
         .map(|m| m.as_str().unwrap().to_string())
         .collect();
-    let mut game = iago::board::Game::new(rules(4, Opening::Cross, None));
+    let mut game = iago::board::Game::new(rules(4, Setup::Cross, None));
     game.play_transcript(&pv.join(" ")).unwrap();
     assert!(game.is_over());
     assert_eq!(game.final_score_for_black(), -10);
@@ -273,7 +273,7 @@ fn six_by_six_solves_to_16_20() {
         .iter()
         .map(|m| m.as_str().unwrap())
         .collect();
-    let mut game = iago::board::Game::new(rules(6, Opening::Cross, None));
+    let mut game = iago::board::Game::new(rules(6, Setup::Cross, None));
     game.play_transcript(&pv.join(" ")).unwrap();
     assert!(game.is_over());
     assert_eq!(game.final_score_for_black(), -4);

@@ -31,7 +31,7 @@ use super::square::{Move, Square};
 
 /// How the game starts.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum Opening {
+pub enum Setup {
     /// Four discs on the centre squares, crossed (Othello): on 8×8 White d4 and e5, Black e4
     /// and d5.
     Cross,
@@ -55,7 +55,7 @@ pub struct Rules {
     /// Board side length: 4, 6 or 8.
     pub size: u8,
     /// How the game starts.
-    pub opening: Opening,
+    pub setup: Setup,
     /// Discs each player may place in total, the start's discs included (`None`: unlimited, as
     /// in Othello; Reversi had 32).
     pub discs_per_player: Option<u8>,
@@ -170,7 +170,7 @@ impl Rules {
     /// Standard tournament Othello on 8×8.
     pub const OTHELLO: Rules = Rules {
         size: 8,
-        opening: Opening::Cross,
+        setup: Setup::Cross,
         discs_per_player: None,
         goal: Goal::MostDiscs,
     };
@@ -283,9 +283,9 @@ impl Rules {
     pub fn start_position(&self) -> Position {
         let c = (self.size / 2) as u32;
         let a = (c - 1) * 8 + c - 1;
-        let (black, white) = match self.opening {
-            Opening::Cross => (1u64 << (a + 1) | 1 << (a + 8), 1u64 << a | 1 << (a + 9)),
-            Opening::Placement => (0, 0),
+        let (black, white) = match self.setup {
+            Setup::Cross => (1u64 << (a + 1) | 1 << (a + 8), 1u64 << a | 1 << (a + 9)),
+            Setup::Placement => (0, 0),
         };
         Position::from_colors(black, white, Color::Black).expect("disjoint")
     }
@@ -327,9 +327,9 @@ impl Rules {
                 });
             }
         }
-        let initial = match self.opening {
-            Opening::Cross => 2,
-            Opening::Placement => 0,
+        let initial = match self.setup {
+            Setup::Cross => 2,
+            Setup::Placement => 0,
         };
         let on_board = board.player.count_ones() + board.opponent.count_ones();
         let moves = on_board.saturating_sub(2 * initial);
@@ -348,7 +348,7 @@ impl Rules {
     /// Whether the board is in the placement phase (Reversi start, a centre square still empty).
     #[inline]
     pub fn in_placement(&self, board: &Board) -> bool {
-        self.opening == Opening::Placement && self.centre() & !(board.player | board.opponent) != 0
+        self.setup == Setup::Placement && self.centre() & !(board.player | board.opponent) != 0
     }
 
     /// The legal moves of the side to move, as a square mask.
@@ -531,11 +531,11 @@ impl fmt::Display for Rules {
             parts.push(format!("{0}x{0}", self.size));
         }
         parts.push(
-            match (self.opening, self.goal) {
-                (Opening::Cross, Goal::MostDiscs) => "othello",
-                (Opening::Placement, Goal::MostDiscs) => "reversi",
-                (Opening::Cross, Goal::FewestDiscs) => "anti",
-                (Opening::Placement, Goal::FewestDiscs) => "anti-reversi",
+            match (self.setup, self.goal) {
+                (Setup::Cross, Goal::MostDiscs) => "othello",
+                (Setup::Placement, Goal::MostDiscs) => "reversi",
+                (Setup::Cross, Goal::FewestDiscs) => "anti",
+                (Setup::Placement, Goal::FewestDiscs) => "anti-reversi",
             }
             .to_string(),
         );
@@ -567,11 +567,11 @@ impl FromStr for Rules {
         for word in &words {
             match word.as_str() {
                 "othello" => {}
-                "reversi" => rules.opening = Opening::Placement,
+                "reversi" => rules.setup = Setup::Placement,
                 "anti" | "antiothello" | "antireversi" => {
                     rules.goal = Goal::FewestDiscs;
                     if word == "antireversi" {
-                        rules.opening = Opening::Placement;
+                        rules.setup = Setup::Placement;
                     }
                 }
                 "discs" | "disc" => {}
@@ -602,7 +602,7 @@ mod tests {
 
     fn reversi() -> Rules {
         Rules {
-            opening: Opening::Placement,
+            setup: Setup::Placement,
             discs_per_player: Some(32),
             ..Rules::OTHELLO
         }

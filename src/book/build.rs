@@ -10,7 +10,7 @@ use std::sync::mpsc;
 use serde::Serialize;
 use thiserror::Error;
 
-use super::{Book, EXACT_LEVEL, children};
+use super::{Book, EXACT_DEPTH, children};
 use crate::batch::{Merged, ResultLog, ResultsError, Shard};
 use crate::board::{Board, Color, Move, Position};
 
@@ -112,8 +112,8 @@ pub fn evaluate<S: BookSearch>(
         .iter()
         .map(|b| (*b, unlinked_moves(book, b)))
         .collect();
-    for (board, leaf, level) in search_leaves(&work, options, searcher, progress) {
-        book.set_leaf(&board, leaf, level);
+    for (board, leaf, depth) in search_leaves(&work, options, searcher, progress) {
+        book.set_leaf(&board, leaf, depth);
     }
 }
 
@@ -153,25 +153,26 @@ fn search_leaves<S: BookSearch>(
 }
 
 /// A searched position: the board, its best move outside the book with that move's value, and
-/// the level of the value.
+/// the depth of the search behind that value.
 pub type Leaf = (Board, Option<(Move, i8)>, u8);
 
-/// The best move of `board` among `allowed` and its value and level, searched by `search`;
+/// The best move of `board` among `allowed`, its value and the depth behind it, searched by
+/// `search`;
 /// `None` when the search was stopped.
 pub fn leaf(search: &mut impl BookSearch, board: &Board, allowed: u64, depth: u32) -> Option<Leaf> {
     if board.is_game_over() {
-        return Some((*board, None, EXACT_LEVEL));
+        return Some((*board, None, EXACT_DEPTH));
     }
     if allowed == 0 {
         return Some((*board, None, 0));
     }
     let (mv, score, exact) = search.best_of(board, allowed, depth)?;
-    let level = if exact {
-        EXACT_LEVEL
+    let searched = if exact {
+        EXACT_DEPTH
     } else {
         depth.min(59) as u8
     };
-    Some((*board, Some((mv, score.clamp(-64, 64) as i8)), level))
+    Some((*board, Some((mv, score.clamp(-64, 64) as i8)), searched))
 }
 
 /// Options of [`deepen`].
@@ -253,8 +254,8 @@ pub fn begin_round(book: &mut Book, options: &DeepenOptions, max_new: usize) -> 
 
 /// Ends a round: stores the searched leaves and negamaxes the values.
 pub fn finish_round(book: &mut Book, leaves: impl IntoIterator<Item = Leaf>) {
-    for (board, leaf, level) in leaves {
-        book.set_leaf(&board, leaf, level);
+    for (board, leaf, depth) in leaves {
+        book.set_leaf(&board, leaf, depth);
     }
     book.negamax();
 }
@@ -276,8 +277,10 @@ struct LeafRecord {
     mv: Option<String>,
     /// That move's value, discs for the side to move.
     score: Option<i8>,
-    /// The level of the value: the depth searched, 60 when exact.
-    level: u8,
+    /// The depth of the search behind the value, 60 when exact (`level` in the file, as
+    /// Edax names it).
+    #[serde(rename = "level")]
+    depth: u8,
 }
 
 /// Why a round's shard cannot be searched or its results not merged.
@@ -374,11 +377,11 @@ pub fn evaluate_shard<S: BookSearch>(
             });
         }
         drop(send);
-        for (index, (board, best, level)) in receive {
+        for (index, (board, best, depth)) in receive {
             let record = LeafRecord {
                 mv: best.map(|(mv, _)| mv.to_string()),
                 score: best.map(|(_, score)| score),
-                level,
+                depth,
             };
             if let Err(e) = log.append(index, &board_text(&board), &record) {
                 failed.store(true, Relaxed);
@@ -420,9 +423,9 @@ pub fn round_leaves(round: &Round, merged: &Merged) -> Result<Vec<Leaf>, RoundEr
             index,
             reason: reason.to_string(),
         };
-        let level = record.json.get("level").and_then(|v| v.as_u64());
-        let level = level
-            .filter(|&l| l <= EXACT_LEVEL as u64)
+        let depth = record.json.get("level").and_then(|v| v.as_u64());
+        let depth = depth
+            .filter(|&l| l <= EXACT_DEPTH as u64)
             .ok_or_else(|| bad("no \"level\" from 0 to 60"))? as u8;
         let mv = match record.json.get("move") {
             None | Some(serde_json::Value::Null) => None,
@@ -443,7 +446,7 @@ pub fn round_leaves(round: &Round, merged: &Merged) -> Result<Vec<Leaf>, RoundEr
             (None, None) => None,
             _ => return Err(bad("\"score\" is not a value from -64 to 64 for the move")),
         };
-        leaves.push((*board, best, level));
+        leaves.push((*board, best, depth));
     }
     Ok(leaves)
 }
@@ -464,7 +467,7 @@ fn deviations(book: &Book, options: &DeepenOptions) -> (Vec<Board>, Vec<Board>) 
         if !seen.insert(board.canonical().0) || 60 - board.empty_count() >= options.plies {
             continue;
         }
-        let choices = book.choices(&board);
+        let choices = book.moves(&board);
         let Some(best) = choices.first().map(|c| c.value) else {
             continue;
         };
@@ -513,8 +516,8 @@ pub fn learn(
     }
     for b in &todo {
         let allowed = unlinked_moves(book, b);
-        let (_, leaf, level) = leaf(search, b, allowed, depth)?;
-        book.set_leaf(b, leaf, level);
+        let (_, leaf, searched) = leaf(search, b, allowed, depth)?;
+        book.set_leaf(b, leaf, searched);
     }
     book.negamax();
     Some(new.len())

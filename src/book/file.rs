@@ -4,7 +4,7 @@
 //! - magic `IAGOBOOK`, u32 format version (1), u32 positions, u64 FNV-1a checksum of the
 //!   uncompressed body, u32 compressed length;
 //! - the body, deflate-compressed: the positions in depth-first order from the start position.
-//!   Each record is `value: i8, level: u8, games: LEB128 u32, leaf move: u8, leaf value: i8,
+//!   Each record is `value: i8, depth: u8, games: LEB128 u32, leaf move: u8, leaf value: i8,
 //!   links: u8, link moves: u8 × links`. Moves are squares 0-63 (a1 = 0), 64 a pass, 255 none,
 //!   all in the orientation reached by replaying the links from the start. After a record come
 //!   the records of its linked children that were not written before, in link order.
@@ -24,7 +24,7 @@ use crate::board::{Board, Move};
 const MAGIC: &[u8; 8] = b"IAGOBOOK";
 const VERSION: u32 = 1;
 const HEADER: usize = 8 + 4 + 4 + 8 + 4;
-/// The smallest record: value, level, games (one byte), leaf move, leaf value, link count.
+/// The smallest record: value, depth, games (one byte), leaf move, leaf value, link count.
 const MIN_RECORD: usize = 6;
 /// The largest body read (1 GiB, some 150 million positions).
 const MAX_BODY: usize = 1 << 30;
@@ -90,7 +90,7 @@ impl Book {
                 .filter(|(_, c)| self.contains(c))
                 .collect();
             body.push(node.value as u8);
-            body.push(node.level);
+            body.push(node.depth);
             let mut games = node.games;
             loop {
                 let byte = (games & 0x7F) as u8;
@@ -270,7 +270,7 @@ fn read_record(
     board: Board,
 ) -> Result<Vec<Board>, BookError> {
     let value = reader.byte()? as i8;
-    let level = reader.byte()?;
+    let depth = reader.byte()?;
     let games = reader.varint()?;
     let leaf_move = reader.mv()?;
     let leaf_value = reader.byte()? as i8;
@@ -299,7 +299,7 @@ fn read_record(
         &board,
         Node {
             value,
-            level,
+            depth,
             games,
             leaf: leaf_move.map(|mv| (mv, leaf_value)),
         },

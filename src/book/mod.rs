@@ -1,6 +1,6 @@
 //! The opening book: positions in canonical form with their negamaxed values.
 //!
-//! Each position ([`Node`]) holds its value for the side to move, the search level that produced
+//! Each position ([`Node`]) holds its value for the side to move, the depth of the search that produced
 //! it, the number of archive games through it, and its best move *outside* the book (the
 //! "leaf", as in Edax's books) with that move's value. Its links are the legal moves whose
 //! resulting positions are also in the book; they are found by probing, and the file stores
@@ -23,16 +23,17 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use crate::board::{Board, Move, Square, Symmetry};
 
-/// `Node::level` of a position whose value is exact.
-pub const EXACT_LEVEL: u8 = 60;
+/// `Node::depth` of a position whose value is exact (the formats call it a level, as Edax
+/// does).
+pub const EXACT_DEPTH: u8 = 60;
 
 /// One book position (canonical orientation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Node {
     /// Value for the side to move, in discs (negamaxed over links and the leaf).
     pub value: i8,
-    /// Depth of the search that evaluated the leaf ([`EXACT_LEVEL`] when exact).
-    pub level: u8,
+    /// Depth of the search that evaluated the leaf ([`EXACT_DEPTH`] when exact).
+    pub depth: u8,
     /// Archive or learned games through this position.
     pub games: u32,
     /// The best move outside the book and its value, if the position has such a move.
@@ -44,7 +45,7 @@ impl Node {
     pub const fn new() -> Node {
         Node {
             value: 0,
-            level: 0,
+            depth: 0,
             games: 0,
             leaf: None,
         }
@@ -59,15 +60,15 @@ impl Default for Node {
 
 /// A move the book knows for a position, in the position's own orientation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BookChoice {
+pub struct BookMove {
     /// The move.
     pub mv: Move,
     /// Its value for the side to move, discs.
     pub value: i32,
     /// Games through the position after the move (0 for the leaf move).
     pub games: u32,
-    /// The level of the value.
-    pub level: u8,
+    /// The depth of the search behind the value ([`EXACT_DEPTH`] when exact).
+    pub depth: u8,
     /// Whether the move leads to a book position (rather than being the leaf).
     pub linked: bool,
 }
@@ -193,11 +194,11 @@ impl Book {
     }
 
     /// Sets the leaf of `board` (the move in `board`'s orientation).
-    pub fn set_leaf(&mut self, board: &Board, leaf: Option<(Move, i8)>, level: u8) {
+    pub fn set_leaf(&mut self, board: &Board, leaf: Option<(Move, i8)>, depth: u8) {
         let (key, sym) = board.canonical();
         let node = self.nodes.entry(key).or_default();
         node.leaf = leaf.map(|(mv, v)| (map_move(mv, sym), v));
-        node.level = level;
+        node.depth = depth;
     }
 
     /// Every `(canonical board, node)`.
@@ -227,19 +228,19 @@ impl Book {
 
     /// The moves the book knows for `board` (its own orientation), best first: the linked moves
     /// and the leaf.
-    pub fn choices(&self, board: &Board) -> Vec<BookChoice> {
+    pub fn moves(&self, board: &Board) -> Vec<BookMove> {
         let Some((node, sym)) = self.get(board) else {
             return Vec::new();
         };
-        let mut out: Vec<BookChoice> = children(board)
+        let mut out: Vec<BookMove> = children(board)
             .into_iter()
             .filter_map(|(mv, child)| {
                 let (c, _) = self.get(&child)?;
-                Some(BookChoice {
+                Some(BookMove {
                     mv,
                     value: -(c.value as i32),
                     games: c.games,
-                    level: c.level,
+                    depth: c.depth,
                     linked: true,
                 })
             })
@@ -247,11 +248,11 @@ impl Book {
         if let Some((mv, value)) = node.leaf {
             let mv = map_move(mv, sym.inverse());
             if board.is_legal(mv) && !out.iter().any(|c| c.mv == mv) {
-                out.push(BookChoice {
+                out.push(BookMove {
                     mv,
                     value: value as i32,
                     games: 0,
-                    level: node.level,
+                    depth: node.depth,
                     linked: false,
                 });
             }
@@ -261,10 +262,10 @@ impl Book {
     }
 
     /// The move to play from `board`: the best, or a random one within the randomness of it.
-    pub fn choose(&self, board: &Board) -> Option<BookChoice> {
-        let choices = self.choices(board);
+    pub fn choose(&self, board: &Board) -> Option<BookMove> {
+        let choices = self.moves(board);
         let best = choices.first()?.value;
-        let near: Vec<&BookChoice> = choices
+        let near: Vec<&BookMove> = choices
             .iter()
             .filter(|c| c.value >= best - self.randomness)
             .collect();
@@ -303,13 +304,13 @@ impl Book {
             let board = *board;
             let node = self.nodes[&board];
             let mut best = node.leaf.map(|(_, v)| v as i32);
-            // A position without a leaf takes the shallowest level of its links.
-            let mut level = node.leaf.map(|_| node.level);
+            // A position without a leaf takes the shallowest depth of its links.
+            let mut depth = node.leaf.map(|_| node.depth);
             for (_, child) in children(&board) {
                 if let Some(&(v, l)) = done.get(&child.canonical().0) {
                     best = Some(best.map_or(-(v as i32), |b| b.max(-(v as i32))));
                     if node.leaf.is_none() {
-                        level = Some(level.map_or(l, |x| x.min(l)));
+                        depth = Some(depth.map_or(l, |x| x.min(l)));
                     }
                 }
             }
@@ -319,15 +320,15 @@ impl Book {
                 None => node.value as i32,
             };
             let value = value.clamp(-64, 64) as i8;
-            let level = level.unwrap_or(if board.is_game_over() {
-                EXACT_LEVEL
+            let depth = depth.unwrap_or(if board.is_game_over() {
+                EXACT_DEPTH
             } else {
-                node.level
+                node.depth
             });
             let stored = self.nodes.get_mut(&board).expect("in the book");
             stored.value = value;
-            stored.level = level;
-            done.insert(board, (value, level));
+            stored.depth = depth;
+            done.insert(board, (value, depth));
             stack.pop();
         }
     }
@@ -406,14 +407,14 @@ mod tests {
         let book = small_book();
         let f5 = Board::start().play(mv("f5"));
         // After f5 (White to move): d6 gives -1, f6 gives +4, leaf f4 +2: the best is f6, +4.
-        let choices = book.choices(&f5);
+        let choices = book.moves(&f5);
         assert_eq!(
             choices.iter().map(|c| (c.mv, c.value)).collect::<Vec<_>>(),
             vec![(mv("f6"), 4), (mv("f4"), 2), (mv("d6"), -1)]
         );
         assert_eq!(book.get(&f5).unwrap().0.value, 4);
         // At the start: f5 (and its 3 twins) -4, leaf c4 -3 is the twin of f5, so only links.
-        let start = book.choices(&Board::start());
+        let start = book.moves(&Board::start());
         assert_eq!(start.len(), 4);
         assert!(
             start
@@ -428,7 +429,7 @@ mod tests {
         let book = small_book();
         // e6 is the twin of f5 through the anti-diagonal; after it, the book's f6 maps to e6's twin.
         let e6 = Board::start().play(mv("e6"));
-        let choices = book.choices(&e6);
+        let choices = book.moves(&e6);
         assert_eq!(choices.len(), 3);
         for c in &choices {
             assert!(e6.is_legal(c.mv), "{}", c.mv);
@@ -541,10 +542,10 @@ mod tests {
         for (board, node) in book.iter() {
             assert!(60 - board.empty_count() <= 3, "{board}");
             if 60 - board.empty_count() == 3 {
-                assert!(node.leaf.is_some() && node.level == 2, "{node:?}");
+                assert!(node.leaf.is_some() && node.depth == 2, "{node:?}");
             }
         }
-        let after_f5: Vec<BookChoice> = book.choices(&Board::start().play(mv("f5")));
+        let after_f5: Vec<BookMove> = book.moves(&Board::start().play(mv("f5")));
         assert_eq!(after_f5.len(), 3);
         assert!(after_f5.iter().all(|c| c.linked));
         // A second pass finds nothing new within the same limits.
@@ -641,7 +642,7 @@ mod tests {
         assert!(start.elapsed() < std::time::Duration::from_secs(2));
         assert!(book.len() > 10_000, "{} positions", book.len());
         // Every XOT opening line is covered; the start has the four symmetric first moves.
-        assert_eq!(book.choices(&Board::start()).len(), 4);
+        assert_eq!(book.moves(&Board::start()).len(), 4);
         let xot = line("f5d6c4d3c2b3b4b5");
         assert!(book.contains(&xot.position().board));
     }

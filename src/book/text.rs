@@ -54,10 +54,10 @@ impl Book {
                 "{} {} {} {}",
                 position.to_board_string(),
                 signed(node.value as i32),
-                node.level,
+                node.depth,
                 node.games
             ));
-            for choice in self.choices(board) {
+            for choice in self.moves(board) {
                 out.push_str(&format!(
                     " {}:{}{}",
                     choice.mv,
@@ -94,10 +94,10 @@ impl Book {
                     .map_err(|_| err(format!("bad {what} {w:?}")))
             };
             let value = number(words[2], "value")?;
-            let level = number(words[3], "level")?;
+            let depth = number(words[3], "level")?;
             let games = number(words[4], "games")?;
             if !(-64..=64).contains(&value)
-                || !(0..=60).contains(&level)
+                || !(0..=60).contains(&depth)
                 || !(0..=u32::MAX as i64).contains(&games)
             {
                 return Err(err("value, level or games out of range".into()));
@@ -119,11 +119,11 @@ impl Book {
             let (node, _) = self.insert(&board);
             *node = Node {
                 value: value as i8,
-                level: level as u8,
+                depth: depth as u8,
                 games: games as u32,
                 leaf: None,
             };
-            self.set_leaf(&board, leaf, level as u8);
+            self.set_leaf(&board, leaf, depth as u8);
             count += 1;
         }
         Ok(count)
@@ -167,7 +167,7 @@ impl Book {
             let u32h = |k: usize| u32::from_le_bytes(head[k..k + 4].try_into().expect("4 bytes"));
             let games = u32h(16).saturating_add(u32h(20)).saturating_add(u32h(24));
             let value = i16::from_le_bytes([head[32], head[33]]);
-            let (n_link, level) = (head[38] as usize, head[39]);
+            let (n_link, depth) = (head[38] as usize, head[39]);
             let links = take(2 * n_link)?.to_vec();
             let leaf = take(2)?;
             let board = Board::new(player, opponent)
@@ -197,11 +197,11 @@ impl Book {
             let (node, _) = self.insert(&board);
             *node = Node {
                 value: value.clamp(-64, 64) as i8,
-                level: level.min(super::EXACT_LEVEL),
+                depth: depth.min(super::EXACT_DEPTH),
                 games,
                 leaf: None,
             };
-            self.set_leaf(&board, leaf, level.min(super::EXACT_LEVEL));
+            self.set_leaf(&board, leaf, depth.min(super::EXACT_DEPTH));
         }
         Ok(n as usize)
     }
@@ -259,12 +259,12 @@ mod tests {
         assert_eq!(book.import_edax(&tiny_edax_book()).unwrap(), 2);
         let after = Board::start().play(Move::parse("f5").unwrap());
         let (node, _) = book.get(&after).unwrap();
-        assert_eq!((node.value, node.level, node.games), (1, 18, 10));
-        let choices = book.choices(&after);
+        assert_eq!((node.value, node.depth, node.games), (1, 18, 10));
+        let choices = book.moves(&after);
         assert_eq!(choices.len(), 1);
         assert_eq!(choices[0].mv, Move::parse("d6").unwrap());
         // The start links to f5 (and its symmetric twins, which are the same book position).
-        let start = book.choices(&Board::start());
+        let start = book.moves(&Board::start());
         assert_eq!(start.len(), 4);
         assert!(start.iter().all(|c| c.value == -1 && c.linked));
         assert!(matches!(

@@ -12,9 +12,9 @@ use super::args::{
 };
 use crate::board::{Color, Rules, State};
 use crate::engine::{Engine, EngineOptions, SearchRequest};
-use crate::search::params::ANALYSIS_LEVEL;
-use crate::search::{Bound, Limits, ProbCutLevel, SearchResult};
-use crate::solve::read_problems;
+use crate::records::problems::read_problems;
+use crate::search::params::ANALYSIS_SELECTIVITY;
+use crate::search::{Bound, Limits, SearchResult, Selectivity};
 
 /// One analysed position as a JSON object.
 #[derive(Serialize)]
@@ -64,8 +64,8 @@ pub struct AnalyzeArgs {
     pub eval: EvalArg,
     /// ProbCut confidence of the midgame search in percent: 58, 73, 87, 95, 98, 99, or 100 for
     /// no selective cuts (a full-width search to the depth).
-    #[arg(long, default_value_t = ANALYSIS_LEVEL, value_name = "PERCENT", value_parser = selectivity_arg)]
-    pub selectivity: ProbCutLevel,
+    #[arg(long, default_value_t = ANALYSIS_SELECTIVITY, value_name = "PERCENT", value_parser = selectivity_arg)]
+    pub selectivity: Selectivity,
     /// The rule set (without a file, a variant's start position is searched).
     #[command(flatten)]
     pub rules: RulesArgs,
@@ -252,7 +252,7 @@ fn static_result(engine: &Engine, rules: &Rules, state: &State) -> SearchResult 
         best_move: crate::board::Move::Pass,
         score,
         depth: 0,
-        selectivity: ProbCutLevel::NONE,
+        selectivity: Selectivity::NONE,
         bound: if over { Bound::Exact } else { Bound::Estimate },
         nodes: 1,
         time: start.elapsed(),

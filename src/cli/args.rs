@@ -14,9 +14,14 @@ use crate::engine::{
     BookSource, DEFAULT_HASH_MB, Engine, EngineError, EngineOptions, EvalSource, LoadError,
     default_threads,
 };
-use crate::search::ProbCutLevel;
-use crate::search::params::PLAY_LEVEL;
-use crate::solve::{Problem, ProblemError};
+use crate::records::problems::{Problem, ProblemError};
+use crate::search::Selectivity;
+use crate::search::params::PLAY_SELECTIVITY;
+
+/// FFO #40–#49, compiled in: what `iago solve` and `iago analyze` read without a file.
+pub const BUILTIN_SUITE: &str = include_str!("ffo40-49.obf");
+/// The FFO number of the first position of [`BUILTIN_SUITE`].
+pub const BUILTIN_FIRST_INDEX: usize = 40;
 
 /// An error for the user: one line, printed by `main` with a non-zero exit.
 pub type CliError = Box<dyn std::error::Error + Send + Sync>;
@@ -301,8 +306,8 @@ pub struct EngineArgs {
     pub time: Option<f64>,
     /// ProbCut confidence of the midgame search in percent: 58 (the default: the strongest at
     /// equal time), 73, 87, 95, 98, 99, or 100 for no selective cuts.
-    #[arg(long, default_value_t = PLAY_LEVEL, value_name = "PERCENT", value_parser = selectivity_arg)]
-    pub selectivity: ProbCutLevel,
+    #[arg(long, default_value_t = PLAY_SELECTIVITY, value_name = "PERCENT", value_parser = selectivity_arg)]
+    pub selectivity: Selectivity,
     /// How GTP vertices name the rows: `top` (a1 top-left, Othello notation, Edax's GTP),
     /// `bottom` (A1 bottom-left, GoGui and gogui-twogtp), or `auto`: top until the client sends
     /// a `gogui-` command, as GoGui and gogui-twogtp do at once.
@@ -329,7 +334,7 @@ impl Default for EngineArgs {
             search: SearchArgs::default(),
             depth: 12,
             time: None,
-            selectivity: PLAY_LEVEL,
+            selectivity: PLAY_SELECTIVITY,
             rows: crate::protocol::gtp::Rows::Auto,
             eval: EvalArg::default(),
             book: None,
@@ -450,9 +455,9 @@ pub(crate) fn hash_arg(text: &str) -> Result<usize, ValueError> {
     }
 }
 
-/// `--selectivity`: a ProbCut confidence in percent, one of the levels of [`ProbCutLevel`].
-pub(crate) fn selectivity_arg(text: &str) -> Result<ProbCutLevel, String> {
-    text.parse::<ProbCutLevel>()
+/// `--selectivity`: a ProbCut confidence in percent, one of the [`Selectivity`] values.
+pub(crate) fn selectivity_arg(text: &str) -> Result<Selectivity, String> {
+    text.parse::<Selectivity>()
         .map_err(|e| format!("--selectivity must be {e}"))
 }
 
@@ -489,10 +494,7 @@ pub(crate) fn read_position(args: &RulesArgs, input: &str) -> Result<(Rules, Gam
 pub(crate) fn read_input(file: Option<&str>) -> Result<(String, usize), CliError> {
     use std::io::Read;
     Ok(match file {
-        None => (
-            crate::solve::BUILTIN_SUITE.to_string(),
-            crate::solve::BUILTIN_FIRST_INDEX,
-        ),
+        None => (BUILTIN_SUITE.to_string(), BUILTIN_FIRST_INDEX),
         Some("-") => {
             let mut bytes = Vec::new();
             std::io::stdin().read_to_end(&mut bytes)?;
@@ -571,74 +573,6 @@ pub(crate) fn check_output_dir(path: &str) -> Result<(), CliError> {
         return Err(format!("cannot write {path}: no such directory").into());
     }
     Ok(())
-}
-
-/// Game archives read from the command line (`train`, `book build`).
-pub(crate) struct Archives {
-    /// WTHOR games, every file in order.
-    pub wthor: Vec<crate::train::wthor::WthorGame>,
-    /// WTHOR files read.
-    pub wthor_files: usize,
-    /// Logistello's games.
-    pub logistello: Vec<crate::train::logbook::LogbookGame>,
-}
-
-/// Reads a WTHOR directory (or one `.wtb` file) and optionally Logistello's `logbook.gam[.gz]`;
-/// `max_games` keeps a sample (spread over the WTHOR files).
-pub(crate) fn read_archives(
-    wthor: Option<&str>,
-    logistello: Option<&str>,
-    max_games: Option<usize>,
-) -> Result<Archives, CliError> {
-    use crate::train::{logbook, wthor as wtb};
-    let mut archives = Archives {
-        wthor: Vec::new(),
-        wthor_files: 0,
-        logistello: Vec::new(),
-    };
-    if let Some(wthor) = wthor {
-        let path = std::path::Path::new(wthor);
-        let files: Vec<std::path::PathBuf> = if path.is_dir() {
-            let mut files: Vec<_> = std::fs::read_dir(path)
-                .map_err(|e| format!("cannot read {wthor}: {e}"))?
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("wtb")))
-                .collect();
-            files.sort();
-            files
-        } else {
-            vec![path.to_path_buf()]
-        };
-        for file in &files {
-            let bytes =
-                std::fs::read(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-            let mut games = wtb::parse(&bytes).map_err(|e| format!("{}: {e}", file.display()))?;
-            if let Some(n) = max_games {
-                games.truncate(n.div_ceil(files.len()).max(1));
-            }
-            archives.wthor.extend(games);
-        }
-        archives.wthor_files = files.len();
-    }
-    if let Some(file) = logistello {
-        let bytes = std::fs::read(file).map_err(|e| format!("cannot read {file}: {e}"))?;
-        let text = if file.ends_with(".gz") {
-            let mut text = String::new();
-            std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&bytes[..]), &mut text)
-                .map_err(|e| format!("{file}: {e}"))?;
-            text
-        } else {
-            String::from_utf8_lossy(&bytes).into_owned()
-        };
-        archives.logistello = logbook::parse(&text)
-            .into_iter()
-            .filter_map(|g| g.map_err(|e| log::warn!("{e}")).ok())
-            .collect();
-        if let Some(n) = max_games {
-            archives.logistello.truncate(n);
-        }
-    }
-    Ok(archives)
 }
 
 /// The progress bar of a run over `count` positions: on a terminal and for more than one

@@ -1,16 +1,18 @@
 //! `iago book …`: build, deepen, inspect and convert opening books.
 
 use std::io::Write;
+use std::path::Path;
 use std::time::Instant;
 
 use clap::Subcommand;
 
-use super::args::{CliError, ThreadsArg, check_output_dir, read_archives};
+use super::args::{CliError, ThreadsArg, check_output_dir};
 use super::games::count_arg;
 use crate::batch::{ResultLog, ResultsError, Shard, merge_results};
 use crate::board::{Board, Game, Move, Position, Rules, parse_position};
 use crate::book::build::{DeepenOptions, EvalOptions};
-use crate::book::{Book, EXACT_LEVEL, build};
+use crate::book::{Book, EXACT_DEPTH, build};
+use crate::records::read_archives;
 
 /// The `book` subcommands.
 #[derive(Subcommand, Debug)]
@@ -249,7 +251,11 @@ fn build_book(out: &str, sources: &BuildSources, eval: &EvalOptions) -> Result<(
     let start = Instant::now();
     check_output_dir(out)?;
     let mut book = Book::new();
-    let archives = read_archives(sources.wthor, sources.logistello, sources.max_games)?;
+    let archives = read_archives(
+        sources.wthor.map(Path::new),
+        sources.logistello.map(Path::new),
+        sources.max_games,
+    )?;
     let games: Vec<Game> = archives
         .wthor
         .iter()
@@ -482,7 +488,7 @@ fn info(file: &str) -> Result<(), CliError> {
     let mut exact = 0;
     for (board, node) in book.iter() {
         per_ply[(60 - board.empty_count().min(60)) as usize] += 1;
-        exact += usize::from(node.level == EXACT_LEVEL);
+        exact += usize::from(node.depth == EXACT_DEPTH);
     }
     writeln!(out, "exact values: {exact}")?;
     write!(out, "positions per ply:")?;
@@ -494,24 +500,25 @@ fn info(file: &str) -> Result<(), CliError> {
 }
 
 fn print_choices(out: &mut impl Write, book: &Book, board: &Board) -> Result<(), CliError> {
-    let choices = book.choices(board);
+    let choices = book.moves(board);
     if choices.is_empty() {
         writeln!(out, "not in the book")?;
         return Ok(());
     }
     writeln!(out, "move  value  level   games  kind")?;
     for c in choices {
-        let level = if c.level == EXACT_LEVEL {
+        // The column says `level`, the book formats' word for the depth.
+        let depth = if c.depth == EXACT_DEPTH {
             "exact".to_string()
         } else {
-            c.level.to_string()
+            c.depth.to_string()
         };
         writeln!(
             out,
             "{:<4} {:>+6} {:>6} {:>7}  {}",
             c.mv.to_string(),
             c.value,
-            level,
+            depth,
             c.games,
             if c.linked { "book" } else { "best other move" }
         )?;

@@ -15,10 +15,11 @@ use crate::matchrun::MatchConfig;
 use crate::matchrun::game::GameRecord;
 use crate::matchrun::openings::{self, Opening, OpeningsError};
 use crate::matchrun::spec::{
-    ClockControl, EngineKind, EngineSpec, Limit, ParseSpecError, parse_duration,
+    EngineKind, EngineSpec, GameLimits, ParseSpecError, parse_duration, parse_time_control,
 };
 use crate::matchrun::stats::SprtError;
 use crate::protocol::Protocol;
+use crate::records::ggf::TimeControl;
 
 /// Why the command line of `iago match` or `iago tournament` sets up no match.
 #[derive(Debug, Error)]
@@ -73,8 +74,8 @@ pub struct GameOptions {
     pub move_time: Option<Duration>,
     /// A game clock for engines whose spec sets no limit: BASE[+INC] in seconds or m:ss, e.g.
     /// 60+0.5.
-    #[arg(long, value_name = "BASE[+INC]", value_parser = ClockControl::parse)]
-    pub tc: Option<ClockControl>,
+    #[arg(long, value_name = "BASE[+INC]", value_parser = parse_time_control)]
+    pub tc: Option<TimeControl>,
     /// Seconds a move may run over its allotted time before it loses on time.
     #[arg(long, default_value = "0.2", value_name = "SECS", value_parser = seconds_arg)]
     pub time_margin: Duration,
@@ -136,7 +137,7 @@ impl GameOptions {
         engines: [EngineSpec; 2],
         rounds: usize,
     ) -> Result<MatchConfig, ConfigError> {
-        let limit = Limit {
+        let limit = GameLimits {
             depth: self.depth,
             move_time: self.move_time,
             clock: self.tc,

@@ -32,7 +32,8 @@ pub struct ProbcutFitArgs {
 
 /// Samples the positions, searches them at every depth, fits and prints the two tables.
 pub fn run(args: &ProbcutFitArgs) -> Result<(), CliError> {
-    use crate::train::{probcut_fit, wthor};
+    use crate::records::wthor;
+    use crate::train::probcut_fit;
     let ProbcutFitArgs {
         positions,
         max_depth,

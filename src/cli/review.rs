@@ -12,12 +12,13 @@ use super::args::{
     selectivity_arg,
 };
 use crate::engine::{Engine, EngineOptions};
+use crate::records::{PlayedGame, read_games};
 use crate::review::{
-    MoveReview, PlayedGame, ReviewOptions, Summary, read_games, result_text, review_game,
-    svg::game_svg, write_summary, write_table,
+    MoveReview, ReviewOptions, ReviewSummary, result_text, review_game, svg::game_svg,
+    write_summary, write_table,
 };
-use crate::search::ProbCutLevel;
-use crate::search::params::ANALYSIS_LEVEL;
+use crate::search::Selectivity;
+use crate::search::params::ANALYSIS_SELECTIVITY;
 
 /// The options of `iago review`.
 #[derive(clap::Args, Debug)]
@@ -59,8 +60,8 @@ pub struct ReviewArgs {
     #[command(flatten)]
     pub eval: EvalArg,
     /// ProbCut confidence of the searches in percent: 58, 73, 87, 95, 98, 99, or 100 for none.
-    #[arg(long, default_value_t = ANALYSIS_LEVEL, value_name = "PERCENT", value_parser = selectivity_arg)]
-    pub selectivity: ProbCutLevel,
+    #[arg(long, default_value_t = ANALYSIS_SELECTIVITY, value_name = "PERCENT", value_parser = selectivity_arg)]
+    pub selectivity: Selectivity,
     /// The rules of transcripts (GGF games carry their own).
     #[command(flatten)]
     pub rules: RulesArgs,
@@ -128,7 +129,7 @@ pub fn run(args: &ReviewArgs) -> Result<(), CliError> {
         .sum();
     let progress = count_bar(to_review, "moves");
     let mut out = std::io::stdout().lock();
-    let mut summary = Summary::default();
+    let mut summary = ReviewSummary::default();
     let mut bad_games = 0;
     for (item, game) in games.iter().enumerate() {
         if !shard.runs(item) {

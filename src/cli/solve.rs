@@ -9,8 +9,9 @@ use super::args::{
     problem_text, pv_text, rate, table_header,
 };
 use crate::engine::{Engine, EngineOptions};
+use crate::records::problems::{Problem, ProblemError, check, read_problems};
 use crate::search::endgame::{Solution, SolveMode};
-use crate::solve::{Problem, ProblemError, SolveReport, check, read_problems};
+use crate::search::solve::SolveReport;
 
 /// One solved position as a JSON object.
 #[derive(Serialize)]

@@ -6,8 +6,9 @@ use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
-use super::args::{CliError, ThreadsArg, check_output_dir, read_archives};
+use super::args::{CliError, ThreadsArg, check_output_dir};
 use crate::batch::Shard;
+use crate::records::read_archives;
 use crate::train::chunk::Record;
 use crate::train::evaluation::{
     self, ExactReport, LabelledGame, SolvedCache, StageReport, TrainOptions,
@@ -276,8 +277,8 @@ struct Training {
 /// Reads the archives and the self-play data, saying what was read.
 fn read_training(args: &TrainArgs, options: &TrainOptions) -> Result<Training, CliError> {
     let archives = read_archives(
-        args.wthor.as_deref(),
-        args.logistello.as_deref(),
+        args.wthor.as_deref().map(Path::new),
+        args.logistello.as_deref().map(Path::new),
         args.max_games,
     )?;
     let data = crate::train::chunk::read_records(&args.data)?;

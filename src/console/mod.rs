@@ -24,8 +24,9 @@ use input::{Interruptible, Line};
 use crate::board::notation::{looks_like_board, read_text_file};
 use crate::board::{Color, Game, Move, Rules, parse_sized_position};
 use crate::engine::{Engine, SearchRequest, StopHandle};
-use crate::ggf::GgfGame;
-use crate::review::{PlayedGame, ReviewOptions, Summary, read_games, review_game};
+use crate::records::ggf::GgfGame;
+use crate::records::{PlayedGame, read_games};
+use crate::review::{ReviewOptions, ReviewSummary, review_game};
 use crate::search::{Bound, SearchResult, SolveMode, Source};
 
 /// How long `solve` without a time may run.
@@ -256,7 +257,8 @@ impl Console {
     fn engine_move(&mut self) -> bool {
         let color = self.game().position().to_move;
         let request = SearchRequest::play(self.settings.level.limits());
-        let (result, stopped) = self.think(|engine, observer| engine.search(&request, observer));
+        let (result, stopped) =
+            self.stoppable(|engine, observer| engine.search(&request, observer));
         if stopped {
             self.say("Stopped: the game is as it was (go lets Iago move).");
             return false;
@@ -277,7 +279,7 @@ impl Console {
 
     /// Runs `job` on the engine with a stop Ctrl-C reaches and the progress shown; returns
     /// its value and whether it was stopped.
-    fn think<T>(
+    fn stoppable<T>(
         &mut self,
         job: impl FnOnce(&mut Engine, &mut (dyn FnMut(&SearchResult) + Send)) -> T,
     ) -> (T, bool) {
@@ -379,9 +381,9 @@ impl Console {
             self.error("the game is over");
             return;
         }
-        let book = self.engine.book_choices();
+        let book = self.engine.book_moves();
         let request = SearchRequest::analyze(self.settings.level.limits());
-        let (hints, stopped) = self.think(|engine, observer| {
+        let (hints, stopped) = self.stoppable(|engine, observer| {
             engine.hint(n, &request, &mut |rows: &[SearchResult]| {
                 if let Some(best) = rows.first() {
                     observer(best);
@@ -628,7 +630,7 @@ impl Console {
         if stop.is_stopped() {
             self.say(format!("Stopped after {} of {total} moves:", reviews.len()));
         }
-        let mut summary = Summary::default();
+        let mut summary = ReviewSummary::default();
         for r in &reviews {
             summary.add(r);
         }

@@ -8,10 +8,10 @@ use std::time::Instant;
 
 use crate::board::rules::UnsupportedRules;
 use crate::board::{Board, Color, Game, IllegalMoveError, Move, Rules, State};
-use crate::book::{Book, BookChoice};
+use crate::book::{Book, BookMove};
 use crate::eval::Evaluation;
-use crate::search::ProbCutLevel;
-use crate::search::driver::{MAX_DEPTH, Think};
+use crate::search::Selectivity;
+use crate::search::driver::{Drive, MAX_DEPTH};
 use crate::search::endgame::{SolveMode, Stopped};
 use crate::search::midgame::{Othello, exact_seconds};
 use crate::search::multipv::{RankSearch, multi_pv};
@@ -21,7 +21,7 @@ use crate::search::variant::Variant;
 use crate::search::{Bound, Limits, SearchResult, Source};
 
 pub use crate::search::multipv::Hints;
-pub use crate::solve::SolveReport;
+pub use crate::search::solve::SolveReport;
 
 mod options;
 
@@ -182,8 +182,8 @@ impl Engine {
         Ok(())
     }
 
-    /// Sets the ProbCut level of the midgame search.
-    pub fn set_selectivity(&mut self, selectivity: ProbCutLevel) {
+    /// Sets the selectivity of the midgame search.
+    pub fn set_selectivity(&mut self, selectivity: Selectivity) {
         self.options.selectivity = selectivity;
     }
 
@@ -358,7 +358,7 @@ impl Engine {
         let start = Instant::now();
         let solution = self
             .pool
-            .install(|| crate::solve::solve_on(tt, evaluator, stop, &rules, state, mode))?;
+            .install(|| crate::search::solve::solve_on(tt, evaluator, stop, &rules, state, mode))?;
         Ok(SolveReport {
             solution,
             elapsed: start.elapsed(),
@@ -367,14 +367,14 @@ impl Engine {
 
     /// The book's moves for the current position, best first (empty without a book or when
     /// the position is not in it).
-    pub fn book_choices(&self) -> Vec<BookChoice> {
+    pub fn book_moves(&self) -> Vec<BookMove> {
         if !self.game.rules().is_standard() {
             return Vec::new();
         }
         self.book.get().map_or_else(Vec::new, |b| {
             b.read()
                 .expect("book lock")
-                .choices(&self.game.position().board)
+                .moves(&self.game.position().board)
         })
     }
 
@@ -385,7 +385,7 @@ impl Engine {
             return None;
         }
         let book = self.book.get()?.read().expect("book lock");
-        book.choices(&state.board()).iter().map(|c| c.value).max()
+        book.moves(&state.board()).iter().map(|c| c.value).max()
     }
 
     /// Whether an opening book is loaded.
@@ -562,7 +562,7 @@ impl Engine {
             && let Some(hit) = book.read().expect("book lock").choose(&board)
             && board.is_legal(hit.mv)
         {
-            let bound = if hit.level == crate::book::EXACT_LEVEL {
+            let bound = if hit.depth == crate::book::EXACT_DEPTH {
                 Bound::Exact
             } else {
                 Bound::Estimate
@@ -631,28 +631,28 @@ impl Engine {
         let limits = &request.limits;
         let plan = self.plan(rules, limits, start, state);
         let (tt, evaluator, stop) = (&self.tt, &self.evaluator, &*self.stop);
-        let level = self.options.selectivity;
+        let selectivity = self.options.selectivity;
         self.pool.install(|| {
-            let think = Think {
+            let drive = Drive {
                 max_depth: limits.depth,
                 first_depth: request.first_depth,
                 guess: request.guess,
                 plan,
                 allowed: request.moves,
-                level,
+                selectivity,
                 observer,
             };
             if rules.is_standard() {
                 crate::eval::with_search_eval!(evaluator, eval => {
                     let game = Othello::new(eval);
-                    crate::search::driver::think(tt, game, stop, &game.node(&state.board()), think)
+                    crate::search::driver::drive(tt, game, stop, &game.node(&state.board()), drive)
                 })
             } else {
-                let think = Think {
-                    level: ProbCutLevel::NONE,
-                    ..think
+                let drive = Drive {
+                    selectivity: Selectivity::NONE,
+                    ..drive
                 };
-                crate::search::driver::think(tt, Variant::new(rules), stop, state, think)
+                crate::search::driver::drive(tt, Variant::new(rules), stop, state, drive)
             }
         })
     }

@@ -7,8 +7,8 @@ use std::time::Instant;
 
 use crate::book::{Book, BookError};
 use crate::eval::{Evaluation, WeightsError};
-use crate::search::ProbCutLevel;
-use crate::search::params::{ANALYSIS_LEVEL, PLAY_LEVEL};
+use crate::search::Selectivity;
+use crate::search::params::{ANALYSIS_SELECTIVITY, PLAY_SELECTIVITY};
 
 /// How an engine is made and how it searches: threads, hash table, selectivity, evaluation,
 /// opening book. [`EngineOptions::default`] plays as plain `iago` does; [`EngineOptions::analysis`]
@@ -28,8 +28,8 @@ pub struct EngineOptions {
     pub threads: usize,
     /// Hash table size in MiB (default [`DEFAULT_HASH_MB`]).
     pub hash_mb: usize,
-    /// The ProbCut level of the midgame search (default: that of play).
-    pub selectivity: ProbCutLevel,
+    /// The selectivity of the midgame search (default: that of play).
+    pub selectivity: Selectivity,
     /// The evaluation (default: the trained weights compiled into the binary).
     pub eval: EvalSource,
     /// The opening book (default: the one compiled into the binary).
@@ -57,7 +57,7 @@ impl Default for EngineOptions {
         EngineOptions {
             threads: default_threads(),
             hash_mb: DEFAULT_HASH_MB,
-            selectivity: PLAY_LEVEL,
+            selectivity: PLAY_SELECTIVITY,
             eval: EvalSource::Embedded,
             book: BookSource::BuiltIn,
             book_randomness: 0,
@@ -71,7 +71,7 @@ impl EngineOptions {
     /// self-play): the defaults, with the selectivity of analysis and no book.
     pub fn analysis() -> Self {
         EngineOptions {
-            selectivity: ANALYSIS_LEVEL,
+            selectivity: ANALYSIS_SELECTIVITY,
             book: BookSource::None,
             ..EngineOptions::default()
         }

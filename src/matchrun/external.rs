@@ -13,7 +13,7 @@ use thiserror::Error;
 
 use super::MatchError;
 use super::player::{Failure, MoveRequest, Player, Reply};
-use super::spec::{ExternalOptions, Limit};
+use super::spec::{ExternalOptions, GameLimits};
 use crate::board::{Game, Move, Rules};
 use crate::protocol::{gtp, nboard};
 
@@ -323,7 +323,7 @@ impl NboardPlayer {
 }
 
 impl Player for NboardPlayer {
-    fn start_game(&mut self, _game: &Game, _limit: &Limit) -> Result<(), Failure> {
+    fn start_game(&mut self, _game: &Game, _limit: &GameLimits) -> Result<(), Failure> {
         // `clear` (forget the hash table) is what NBoard's self-play engine layer sends before a
         // game; engines that do not know it ignore it.
         let started = self
@@ -424,7 +424,7 @@ impl GtpPlayer {
         Ok(())
     }
 
-    fn setup(&mut self, game: &Game, limit: &Limit) -> Result<(), Failure> {
+    fn setup(&mut self, game: &Game, limit: &GameLimits) -> Result<(), Failure> {
         let rules = game.rules();
         if game.start() != rules.start_position() {
             return Err(Failure::Protocol(
@@ -498,7 +498,7 @@ impl GtpPlayer {
 }
 
 impl Player for GtpPlayer {
-    fn start_game(&mut self, game: &Game, limit: &Limit) -> Result<(), Failure> {
+    fn start_game(&mut self, game: &Game, limit: &GameLimits) -> Result<(), Failure> {
         let started = self.setup(game, limit);
         drop_on_failure(&mut self.process, started)
     }

@@ -7,9 +7,10 @@ use serde::Serialize;
 
 use super::openings::Opening;
 use super::player::{Failure, MoveRequest, Player};
-use super::spec::{ClockControl, Limit, seconds_text};
+use super::spec::{GameLimits, seconds_text};
 use crate::board::{Color, Game, Move, Position};
-use crate::protocol::ggf::{GgfGame, MoveItem};
+use crate::records::ggf::TimeControl;
+use crate::records::ggf::{GgfGame, MoveItem};
 
 /// Why a game ended before its last move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -73,7 +74,7 @@ pub struct GameRecord {
     /// Names of Black and White.
     pub names: [String; 2],
     /// Limits of Black and White.
-    pub limits: [Limit; 2],
+    pub limits: [GameLimits; 2],
     /// The start position (the standard start; the opening moves are in `moves`).
     pub start: Position,
     /// Every move with the colour that played it; engine moves carry their evaluation (discs,
@@ -203,7 +204,7 @@ fn forfeit_of(failure: &Failure, time: Option<&str>) -> (Forfeit, String) {
 /// a clock) and `TY` (`8`, or the size and `a` for anti), with the start position and no moves.
 pub(crate) fn ggf_header(
     names: &[String; 2],
-    clocks: [Option<ClockControl>; 2],
+    clocks: [Option<TimeControl>; 2],
     result: &str,
     started: SystemTime,
     start: Position,
@@ -217,7 +218,7 @@ pub(crate) fn ggf_header(
         ("PW".into(), names[1].clone()),
         ("RE".into(), result.into()),
     ];
-    let text = |c: Option<ClockControl>| c.map_or_else(|| "0:00".to_string(), |c| c.ggf_text());
+    let text = |c: Option<TimeControl>| c.map_or_else(|| "0:00".to_string(), |c| c.to_string());
     if clocks[0] == clocks[1] {
         tags.push(("TI".into(), text(clocks[0])));
     } else {
@@ -274,7 +275,7 @@ pub(crate) struct GameSetup<'a> {
     /// Names of engine 0 and engine 1.
     pub names: [&'a str; 2],
     /// Limits of engine 0 and engine 1.
-    pub limits: [Limit; 2],
+    pub limits: [GameLimits; 2],
     /// Tolerance over an allotted time before a loss on time.
     pub margin: Duration,
     /// Longest wait for a move when neither a clock nor a time per move bounds it.
@@ -300,13 +301,13 @@ pub(crate) fn play_game(setup: &GameSetup<'_>, players: [&mut dyn Player; 2]) ->
 struct Referee<'a> {
     setup: &'a GameSetup<'a>,
     /// Limits of Black and White.
-    limits: [Limit; 2],
+    limits: [GameLimits; 2],
     /// When the game timeout runs out, if there is one.
     game_deadline: Option<Instant>,
     game: Game,
     record: GameRecord,
     /// The clocks of Black and White.
-    clocks: [Option<ClockControl>; 2],
+    clocks: [Option<TimeControl>; 2],
     /// Time left on each clock.
     remaining: [Option<Duration>; 2],
     /// The GGF header sent with every move request.
@@ -553,16 +554,17 @@ mod tests {
             black_engine: 1,
             names: ["Iago-d4".into(), "NTest".into()],
             limits: [
-                Limit {
+                GameLimits {
                     depth: Some(4),
-                    ..Limit::default()
+                    ..GameLimits::default()
                 },
-                Limit {
-                    clock: Some(ClockControl {
+                GameLimits {
+                    clock: Some(TimeControl {
                         base: Duration::from_secs(60),
                         increment: Duration::from_millis(500),
+                        grace: Duration::ZERO,
                     }),
-                    ..Limit::default()
+                    ..GameLimits::default()
                 },
             ],
             start: Position::start(),
@@ -619,7 +621,7 @@ mod tests {
         let mut r = record(Outcome::Finished {
             score_for_black: -2,
         });
-        r.limits = [Limit::default(); 2];
+        r.limits = [GameLimits::default(); 2];
         let text = r.to_ggf().to_string();
         assert!(text.contains("RE[-2]TI[0:00]TY[8]"), "{text}");
         let r = record(Outcome::Forfeited {

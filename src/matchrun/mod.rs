@@ -77,7 +77,7 @@ use self::external::{GtpPlayer, NboardPlayer, StartError, check_startable};
 use self::game::{Forfeit, GameRecord, GameSetup, Outcome, play_game};
 use self::openings::Opening;
 use self::player::{IagoPlayer, Player};
-use self::spec::{EngineKind, EngineSpec, Limit};
+use self::spec::{EngineKind, EngineSpec, GameLimits};
 use self::stats::{EloEstimate, Sprt, SprtDecision, Tally};
 use crate::board::Color;
 use crate::protocol::Protocol;
@@ -98,7 +98,7 @@ pub struct MatchConfig {
     /// `Some(seed)`: openings in a seeded random order.
     pub random_seed: Option<u64>,
     /// The limit of engines whose spec sets none.
-    pub limit: Limit,
+    pub limit: GameLimits,
     /// Tolerance over an allotted time.
     pub time_margin: Duration,
     /// Longest wait for a move without a clock or time per move.
@@ -114,7 +114,7 @@ pub struct MatchConfig {
 impl MatchConfig {
     /// A match of `rounds` rounds from the standard start with these engines and default limit;
     /// 0.2 s time margin, 60 s move timeout, one game at a time.
-    pub fn new(engines: [EngineSpec; 2], limit: Limit, rounds: usize) -> MatchConfig {
+    pub fn new(engines: [EngineSpec; 2], limit: GameLimits, rounds: usize) -> MatchConfig {
         MatchConfig {
             engines,
             rules: crate::board::Rules::OTHELLO,
@@ -234,7 +234,7 @@ pub struct MatchReport {
     /// Names of the two engines.
     pub names: [String; 2],
     /// Their limits.
-    pub limits: [Limit; 2],
+    pub limits: [GameLimits; 2],
     /// Games scheduled (`2 × rounds`).
     pub scheduled: usize,
     /// The games played, in schedule order.
@@ -349,12 +349,12 @@ pub struct Progress {
 /// evaluation and book, read once for all its players.
 struct EngineSetup {
     spec: EngineSpec,
-    limit: Limit,
+    limit: GameLimits,
     loaded: Option<crate::engine::Loaded>,
 }
 
 impl EngineSetup {
-    fn prepare(spec: &EngineSpec, default: &Limit) -> Result<EngineSetup, MatchError> {
+    fn prepare(spec: &EngineSpec, default: &GameLimits) -> Result<EngineSetup, MatchError> {
         let limit = spec.effective_limit(default);
         let name = &spec.name;
         let no_limit = || MatchError::NoLimit(name.clone());
@@ -541,7 +541,7 @@ impl Shared {
         mut self,
         config: &MatchConfig,
         names: [&str; 2],
-        limits: [Limit; 2],
+        limits: [GameLimits; 2],
         total: usize,
         begin: Instant,
     ) -> MatchReport {
@@ -573,7 +573,7 @@ impl Shared {
 
 /// The JSON summary of a match.
 #[derive(Serialize, Debug)]
-pub struct Summary {
+pub struct MatchSummary {
     /// The two engines; results are from the first one's view.
     pub engines: [String; 2],
     /// Their limits, as text.
@@ -638,9 +638,9 @@ fn finite(x: f64) -> Option<f64> {
 }
 
 /// The summary of a report, for JSON.
-pub fn summary(report: &MatchReport) -> Summary {
+pub fn summary(report: &MatchReport) -> MatchSummary {
     let elo = report.elo();
-    Summary {
+    MatchSummary {
         engines: report.names.clone(),
         limits: report.limits.map(|l| l.to_string()),
         games: report.tally.games(),
@@ -876,7 +876,7 @@ mod tests {
     fn in_process_match_plays_every_game_legally() {
         let mut config = MatchConfig::new(
             [spec("iago,depth=2"), spec("iago,depth=1")],
-            Limit::default(),
+            GameLimits::default(),
             2,
         );
         config.openings = openings::parse_openings("f5d6c3d3c4f4\nf5f6e6f4", "t").unwrap();
@@ -897,7 +897,7 @@ mod tests {
                 "{:?}",
                 g.outcome
             );
-            let ggf = crate::protocol::ggf::GgfGame::parse(&g.to_ggf().to_string()).unwrap();
+            let ggf = crate::records::ggf::GgfGame::parse(&g.to_ggf().to_string()).unwrap();
             let game = ggf.game().unwrap();
             assert!(game.is_over());
             assert_eq!(game.position().final_score_for_black(), g.score_for_black());
@@ -919,7 +919,7 @@ mod tests {
         // roles swapped): a score of 50% is far below the H0 score of a 200-Elo edge.
         let mut config = MatchConfig::new(
             [spec("name=A,iago,depth=1"), spec("name=B,iago,depth=1")],
-            Limit::default(),
+            GameLimits::default(),
             50,
         );
         config.openings =
@@ -935,7 +935,8 @@ mod tests {
 
     #[test]
     fn configuration_errors() {
-        let config = |engines: [&str; 2]| MatchConfig::new(engines.map(spec), Limit::default(), 1);
+        let config =
+            |engines: [&str; 2]| MatchConfig::new(engines.map(spec), GameLimits::default(), 1);
         let error = |engines| play_match(&config(engines), &|_, _| {}).unwrap_err();
         let e = error(["name=X,iago", "name=X,iago,depth=2"]).to_string();
         assert!(e.contains("both engines are named X"), "{e}");

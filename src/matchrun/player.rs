@@ -3,10 +3,10 @@
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use super::spec::Limit;
+use super::spec::GameLimits;
 use crate::board::{Game, Move};
 use crate::engine::{Engine, EngineOptions, Loaded, SearchRequest};
-use crate::protocol::ggf::GgfGame;
+use crate::records::ggf::GgfGame;
 use crate::search::{Clock, Limits};
 
 /// What the referee asks for one move.
@@ -16,7 +16,7 @@ pub(crate) struct MoveRequest<'a> {
     /// The game so far as GGF, with players, clocks, and the evaluations and times of the moves.
     pub ggf: &'a GgfGame,
     /// The mover's limit.
-    pub limit: &'a Limit,
+    pub limit: &'a GameLimits,
     /// The mover's clock, when it plays with one.
     pub remaining: Option<Duration>,
     /// When the referee stops waiting.
@@ -46,7 +46,7 @@ pub(crate) enum Failure {
 /// A player: Iago in-process, or an external engine.
 pub(crate) trait Player: Send {
     /// Gets ready for a game that starts as `game` (a process that died is started again).
-    fn start_game(&mut self, game: &Game, limit: &Limit) -> Result<(), Failure>;
+    fn start_game(&mut self, game: &Game, limit: &GameLimits) -> Result<(), Failure>;
     /// Chooses a move.
     fn play(&mut self, request: &MoveRequest<'_>) -> Result<Reply, Failure>;
     /// Ends the session (external engines get `quit`).
@@ -82,7 +82,7 @@ impl IagoPlayer {
 }
 
 impl Player for IagoPlayer {
-    fn start_game(&mut self, _game: &Game, _limit: &Limit) -> Result<(), Failure> {
+    fn start_game(&mut self, _game: &Game, _limit: &GameLimits) -> Result<(), Failure> {
         self.engine()?.clear_hash();
         Ok(())
     }

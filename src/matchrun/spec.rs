@@ -1,5 +1,5 @@
 //! Engine specifications (`name=Iago4,iago,depth=4`, `name=NTest,cmd=./ntest x,dir=/opt/ntest,
-//! depth=4`) and time limits (`depth=N`, `time=SECS`, `tc=BASE+INC`).
+//! depth=4`) and time controls (`depth=N`, `time=SECS`, `tc=BASE+INC`).
 
 use std::fmt;
 use std::path::PathBuf;
@@ -9,27 +9,29 @@ use thiserror::Error;
 
 use crate::engine::{BookSource, EngineOptions, EvalSource};
 use crate::protocol::Protocol;
+use crate::records::ggf::TimeControl;
 
-/// What an engine may spend on a move: a depth, a time per move, a game clock, or a mix (the
-/// search stops at the first limit reached).
+/// What an engine of a match may spend on each move of a game (`depth=`, `time=`, `tc=`): a
+/// depth, a time per move, a game clock, or a mix (each search stops at the first limit
+/// reached). The referee turns it into the [`crate::search::Limits`] of each move.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Limit {
+pub struct GameLimits {
     /// Midgame search depth in plies.
     pub depth: Option<u32>,
     /// Time for every move.
     pub move_time: Option<Duration>,
     /// A game clock.
-    pub clock: Option<ClockControl>,
+    pub clock: Option<TimeControl>,
 }
 
-impl Limit {
-    /// Whether no limit is set.
+impl GameLimits {
+    /// Whether nothing is set (an external engine then plays as its command line says).
     pub fn is_empty(&self) -> bool {
         self.depth.is_none() && self.move_time.is_none() && self.clock.is_none()
     }
 }
 
-impl fmt::Display for Limit {
+impl fmt::Display for GameLimits {
     /// `depth 4`, `0.5 s/move`, `clock 60+0.5`, joined by `, `; `own settings` when empty (an
     /// external engine then plays as its command line says).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -41,7 +43,7 @@ impl fmt::Display for Limit {
             parts.push(format!("{} s/move", seconds_text(t)));
         }
         if let Some(c) = self.clock {
-            parts.push(format!("clock {c}"));
+            parts.push(format!("clock {}", time_control_text(&c)));
         }
         if parts.is_empty() {
             f.write_str("own settings")
@@ -51,59 +53,40 @@ impl fmt::Display for Limit {
     }
 }
 
-/// A game clock: the time at the start and the time added after each move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ClockControl {
-    /// Time at the start of the game.
-    pub base: Duration,
-    /// Time added after each move.
-    pub increment: Duration,
+/// Reads `tc=BASE[+INC]`: seconds (`60`, `0.5`) or minutes and seconds (`5:00`), e.g.
+/// `60+0.5`, `5:00+2`, `300`.
+pub fn parse_time_control(text: &str) -> Result<TimeControl, ParseClockError> {
+    let bad = |problem| ParseClockError {
+        text: text.to_string(),
+        problem,
+    };
+    let (base, increment) = match text.split_once('+') {
+        Some((b, i)) => (b, Some(i)),
+        None => (text, None),
+    };
+    let base = parse_duration(base).ok_or_else(|| bad(ClockProblem::Base))?;
+    if base.is_zero() {
+        return Err(bad(ClockProblem::ZeroBase));
+    }
+    let increment = match increment {
+        Some(i) => parse_duration(i).ok_or_else(|| bad(ClockProblem::Increment))?,
+        None => Duration::ZERO,
+    };
+    Ok(TimeControl {
+        base,
+        increment,
+        grace: Duration::ZERO,
+    })
 }
 
-impl ClockControl {
-    /// Parses `BASE[+INC]`: seconds (`60`, `0.5`) or minutes and seconds (`5:00`), e.g.
-    /// `60+0.5`, `5:00+2`, `300`.
-    pub fn parse(text: &str) -> Result<ClockControl, ParseClockError> {
-        let bad = |problem| ParseClockError {
-            text: text.to_string(),
-            problem,
-        };
-        let (base, increment) = match text.split_once('+') {
-            Some((b, i)) => (b, Some(i)),
-            None => (text, None),
-        };
-        let base = parse_duration(base).ok_or_else(|| bad(ClockProblem::Base))?;
-        if base.is_zero() {
-            return Err(bad(ClockProblem::ZeroBase));
-        }
-        let increment = match increment {
-            Some(i) => parse_duration(i).ok_or_else(|| bad(ClockProblem::Increment))?,
-            None => Duration::ZERO,
-        };
-        Ok(ClockControl { base, increment })
+/// A time control as `tc=` writes it: `60+0.5` (seconds).
+pub fn time_control_text(tc: &TimeControl) -> String {
+    let mut text = seconds_text(tc.base);
+    if !tc.increment.is_zero() {
+        text.push('+');
+        text.push_str(&seconds_text(tc.increment));
     }
-
-    /// The GGF form `TI[…]`: `5:00`, `1:00/0.5/0:00` (base / increment / grace).
-    pub fn ggf_text(&self) -> String {
-        let mut text = clock_text(self.base);
-        if !self.increment.is_zero() {
-            text.push('/');
-            text.push_str(&clock_text(self.increment));
-            text.push_str("/0:00");
-        }
-        text
-    }
-}
-
-impl fmt::Display for ClockControl {
-    /// `60+0.5` (seconds).
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", seconds_text(self.base))?;
-        if !self.increment.is_zero() {
-            write!(f, "+{}", seconds_text(self.increment))?;
-        }
-        Ok(())
-    }
+    text
 }
 
 /// Why a clock (`BASE[+INC]`) could not be read.
@@ -134,19 +117,6 @@ pub enum ClockProblem {
 pub fn seconds_text(d: Duration) -> String {
     let text = format!("{:.3}", d.as_secs_f64());
     text.trim_end_matches('0').trim_end_matches('.').to_string()
-}
-
-/// `m:ss` (or `h:mm:ss`), with a fraction of a second when there is one: `5:00`, `0:00.5`.
-pub fn clock_text(d: Duration) -> String {
-    let whole = d.as_secs();
-    let fraction = seconds_text(Duration::from_nanos(u64::from(d.subsec_nanos())));
-    let fraction = fraction.trim_start_matches('0');
-    let seconds = format!("{:02}{fraction}", whole % 60);
-    if whole >= 3600 {
-        format!("{}:{:02}:{seconds}", whole / 3600, whole / 60 % 60)
-    } else {
-        format!("{}:{seconds}", whole / 60)
-    }
 }
 
 /// Seconds (`1.5`) or `[h:]m:s` (`5:00`); non-negative and finite.
@@ -212,7 +182,7 @@ pub struct EngineSpec {
     /// What runs.
     pub kind: EngineKind,
     /// The engine's own limit; when empty, the match's limit applies.
-    pub limit: Limit,
+    pub limit: GameLimits,
 }
 
 const KEYS: &str =
@@ -247,7 +217,7 @@ impl EngineSpec {
     }
 
     /// The limit that applies: the engine's own, or the match's when it has none.
-    pub fn effective_limit(&self, default: &Limit) -> Limit {
+    pub fn effective_limit(&self, default: &GameLimits) -> GameLimits {
         if self.limit.is_empty() {
             *default
         } else {
@@ -308,7 +278,7 @@ impl<'a> Item<'a> {
 #[derive(Default)]
 struct SpecItems {
     name: Option<String>,
-    limit: Limit,
+    limit: GameLimits,
     kind: KindItems,
 }
 
@@ -365,7 +335,7 @@ impl SpecItems {
 }
 
 /// `depth=`, `time=` and `tc=` into `limit`; whether the item was one of them.
-fn read_limit(limit: &mut Limit, item: &Item) -> Result<bool, SpecProblem> {
+fn read_limit(limit: &mut GameLimits, item: &Item) -> Result<bool, SpecProblem> {
     match item.key.as_str() {
         "depth" => {
             let d = item.number("a depth from 1 to 60")?;
@@ -382,7 +352,7 @@ fn read_limit(limit: &mut Limit, item: &Item) -> Result<bool, SpecProblem> {
             limit.move_time = Some(t);
         }
         "tc" => {
-            let clock = ClockControl::parse(item.need("BASE+INC")?);
+            let clock = parse_time_control(item.need("BASE+INC")?);
             limit.clock = Some(clock.map_err(SpecProblem::Clock)?);
         }
         _ => return Ok(false),
@@ -538,7 +508,7 @@ pub enum SpecProblem {
     /// `proto=` other than `nboard` or `gtp`.
     #[error("unknown protocol '{0}' (nboard or gtp)")]
     UnknownProtocol(String),
-    /// `selectivity=` that is not a level.
+    /// `selectivity=` that is not a selectivity.
     #[error("{0}")]
     Selectivity(String),
     /// `book=` with nothing after it.
@@ -567,7 +537,7 @@ pub enum SpecProblem {
 }
 
 /// `Iago-d4`, `Iago-t0.5`, `ntest`: the kind and, for Iago, its own limit.
-fn default_name(kind: &EngineKind, limit: &Limit) -> String {
+fn default_name(kind: &EngineKind, limit: &GameLimits) -> String {
     match kind {
         EngineKind::Iago(_) => {
             let mut name = "Iago".to_string();
@@ -578,7 +548,7 @@ fn default_name(kind: &EngineKind, limit: &Limit) -> String {
                 name.push_str(&format!("-t{}", seconds_text(t)));
             }
             if let Some(c) = limit.clock {
-                name.push_str(&format!("-tc{c}"));
+                name.push_str(&format!("-tc{}", time_control_text(&c)));
             }
             name
         }
@@ -634,7 +604,7 @@ mod tests {
             (o.threads, o.hash_mb, o.eval, o.book),
             (2, 32, EvalSource::Hand, BookSource::BuiltIn)
         );
-        assert_eq!(o.selectivity, crate::search::params::PLAY_LEVEL);
+        assert_eq!(o.selectivity, crate::search::params::PLAY_SELECTIVITY);
         let s = EngineSpec::parse("iago,depth=6,selectivity=95").unwrap();
         let EngineKind::Iago(o) = s.kind else {
             panic!("in-process")
@@ -643,9 +613,10 @@ mod tests {
         let s = EngineSpec::parse("iago,tc=5:00+2,book=my.book").unwrap();
         assert_eq!(
             s.limit.clock,
-            Some(ClockControl {
+            Some(TimeControl {
                 base: Duration::from_secs(300),
-                increment: Duration::from_secs(2)
+                increment: Duration::from_secs(2),
+                grace: Duration::ZERO,
             })
         );
         assert_eq!(s.name, "Iago-tc300+2");
@@ -729,17 +700,16 @@ mod tests {
         assert_eq!(parse_duration("0.25"), Some(Duration::from_millis(250)));
         assert_eq!(parse_duration("x"), None);
         assert_eq!(parse_duration("inf"), None);
-        let c = ClockControl::parse("60+0.5").unwrap();
-        assert_eq!(c.to_string(), "60+0.5");
-        assert_eq!(c.ggf_text(), "1:00/0:00.5/0:00");
-        assert_eq!(ClockControl::parse("300").unwrap().ggf_text(), "5:00");
-        assert_eq!(clock_text(Duration::from_secs(3725)), "1:02:05");
-        let tc = crate::protocol::ggf::TimeControl::parse(&c.ggf_text()).unwrap();
+        let c = parse_time_control("60+0.5").unwrap();
+        assert_eq!(time_control_text(&c), "60+0.5");
+        assert_eq!(c.to_string(), "1:00/0:00.5/0:00");
+        assert_eq!(parse_time_control("300").unwrap().to_string(), "5:00");
+        let tc = TimeControl::parse(&c.to_string()).unwrap();
         assert_eq!(
             (tc.base, tc.increment),
             (Duration::from_secs(60), Duration::from_millis(500))
         );
-        let limit = Limit {
+        let limit = GameLimits {
             depth: Some(4),
             move_time: Some(Duration::from_millis(100)),
             clock: None,

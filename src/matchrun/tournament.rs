@@ -471,7 +471,7 @@ pub fn play_tournament(
 
 /// The JSON summary of a tournament.
 #[derive(Serialize, Debug)]
-pub struct Summary {
+pub struct TournamentSummary {
     /// Rounds of each pairing.
     pub rounds: usize,
     /// Games each engine played.
@@ -527,9 +527,9 @@ pub struct PairingSummary {
 }
 
 /// The summary of a report, for JSON.
-pub fn summary(report: &TournamentReport) -> Summary {
+pub fn summary(report: &TournamentReport) -> TournamentSummary {
     let name = |i: usize| report.names.get(i).cloned().unwrap_or_default();
-    Summary {
+    TournamentSummary {
         rounds: report.rounds,
         games_per_engine: report
             .rounds
@@ -811,7 +811,7 @@ mod tests {
             .collect();
         let mut base = MatchConfig::new(
             [engines[0].clone(), engines[1].clone()],
-            super::super::spec::Limit::default(),
+            super::super::spec::GameLimits::default(),
             1,
         );
         base.openings = super::super::openings::parse_openings("f5d6c3d3c4f4", "t").unwrap();

@@ -330,7 +330,7 @@ proptest! {
     /// Protocol parsers take any bytes (as lossy UTF-8) without panicking.
     #[test]
     fn protocol_parsers_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..120), word in "(nboard|set|move|ping|go|hint|===|search|book|nodestats|analysis|play|genmove|time_left|boardsize|[0-9]+) ") {
-        use crate::protocol::ggf::GgfGame;
+        use crate::records::ggf::GgfGame;
         let text = String::from_utf8_lossy(&bytes).into_owned();
         for line in [text.clone(), format!("{word}{text}"), format!("set game (;{text}"), format!("(;BO[8 {text}];)")] {
             let _ = line.parse::<nboard::Command>();

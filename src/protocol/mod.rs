@@ -1,8 +1,8 @@
-//! The protocols: NBoard v2 and GTP over stdin/stdout, and the GGF game format. A protocol
+//! The protocols: NBoard v2 and GTP over stdin/stdout (GGF, the games NBoard sends, is read by
+//! [`crate::records::ggf`]). A protocol
 //! module only translates between text and the [`Engine`]; searches run on a worker thread so
 //! that the reader can answer `ping`, `quit` and end of input while the engine thinks.
 
-pub mod ggf;
 pub mod gtp;
 pub mod nboard;
 

@@ -3,19 +3,17 @@
 //! empties are solved exactly; the others are searched to a depth, the played and the best move
 //! at the same depth and selectivity over one hash table (cleared at the start of each game, so
 //! that a game's review does not depend on the games before it). The losses are summed per
-//! player and per phase of the game ([`Summary`]) and drawn ([`svg`]).
+//! player and per phase of the game ([`ReviewSummary`]) and drawn ([`svg`]).
 
 pub(crate) mod svg;
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
-use thiserror::Error;
 
-use crate::board::notation::TranscriptError;
 use crate::board::{Color, Game, Move, Rules, State, Symmetry};
 use crate::engine::{Engine, SearchRequest};
-use crate::ggf::{GgfError, GgfGame};
+use crate::records::PlayedGame;
 use crate::search::{Bound, Limits};
 
 /// A loss of at least this many discs is a blunder: marked in the tables, counted in the
@@ -31,203 +29,6 @@ pub(crate) fn phase(empties: u32) -> usize {
         .iter()
         .position(|&(_, low)| empties >= low)
         .unwrap_or(PHASES.len() - 1)
-}
-
-/// A game to review: its moves and its players' names.
-#[derive(Clone, Debug)]
-pub(crate) struct PlayedGame {
-    /// The game from its start.
-    pub game: Game,
-    /// The names of Black and White (`PB`, `PW` of a GGF game; "Black" and "White" for a
-    /// transcript).
-    pub players: [String; 2],
-    /// The line of the input where the game starts (from 1).
-    pub line: usize,
-}
-
-impl PlayedGame {
-    /// The name of the player of `color`.
-    pub fn player(&self, color: Color) -> &str {
-        &self.players[color_index(color)]
-    }
-
-    /// The game as one line that tells it from any other input (the start and the moves), the
-    /// key of its result in a batch's result file.
-    pub fn key(&self) -> String {
-        let rules = self.game.rules();
-        format!(
-            "{} {} {}",
-            rules,
-            rules.board_string(&self.game.start()),
-            self.game.transcript(true)
-        )
-    }
-}
-
-fn color_index(color: Color) -> usize {
-    match color {
-        Color::Black => 0,
-        Color::White => 1,
-    }
-}
-
-/// Why a game of the input cannot be reviewed.
-#[derive(Clone, Debug, PartialEq, Error)]
-pub(crate) enum GameError {
-    /// A GGF game that does not parse or replay.
-    #[error("{input}:{line}: {error}")]
-    Ggf {
-        /// The input's name.
-        input: String,
-        /// Its line (from 1).
-        line: usize,
-        /// What is wrong.
-        error: GgfError,
-    },
-    /// A transcript line that does not replay.
-    #[error("{input}:{line}: {error}")]
-    Transcript {
-        /// The input's name.
-        input: String,
-        /// Its line (from 1).
-        line: usize,
-        /// What is wrong.
-        error: TranscriptError,
-    },
-}
-
-/// The games of `text` (named `source` in errors): GGF games (`(;GM[Othello]…;)`, any number a
-/// line or over several lines), and transcripts from the start of `rules` (one a line, passes
-/// optional). Blank lines and lines starting with `#`, `%` or `;` are skipped. Each game is
-/// read on its own: a bad one is an error in its place, the others stand.
-pub(crate) fn read_games(
-    text: &str,
-    source: &str,
-    rules: Rules,
-) -> Vec<Result<PlayedGame, GameError>> {
-    let mut games = Vec::new();
-    for segment in segments(text) {
-        match segment {
-            Segment::Ggf { start, end } => {
-                let line = line_of(text, start);
-                games.push(
-                    GgfGame::parse(&text[start..end])
-                        .and_then(|ggf| {
-                            let game = ggf.game()?;
-                            let name = |tag, default: &str| {
-                                ggf.tag(tag)
-                                    .map(str::trim)
-                                    .filter(|n| !n.is_empty())
-                                    .unwrap_or(default)
-                                    .to_string()
-                            };
-                            Ok(PlayedGame {
-                                game,
-                                players: [name("PB", "Black"), name("PW", "White")],
-                                line,
-                            })
-                        })
-                        .map_err(|error| GameError::Ggf {
-                            input: source.to_string(),
-                            line,
-                            error,
-                        }),
-                );
-            }
-            Segment::Line { start, end } => {
-                let content = text[start..end].trim();
-                let line = line_of(text, start);
-                if content.is_empty()
-                    || content.starts_with(['#', '%', ';'])
-                    || content.chars().all(|c| c == ')' || c.is_whitespace())
-                {
-                    continue;
-                }
-                games.push(
-                    Game::from_transcript(rules, rules.start_position(), content)
-                        .map(|game| PlayedGame {
-                            game,
-                            players: ["Black".into(), "White".into()],
-                            line,
-                        })
-                        .map_err(|error| GameError::Transcript {
-                            input: source.to_string(),
-                            line,
-                            error,
-                        }),
-                );
-            }
-        }
-    }
-    games
-}
-
-/// A piece of the input: a GGF game, or a line outside any.
-enum Segment {
-    Ggf { start: usize, end: usize },
-    Line { start: usize, end: usize },
-}
-
-/// The GGF games of `text` (from `(;` to the `;)` or `)` that closes it, bracketed values and
-/// their escapes skipped) and the lines outside them, in order.
-fn segments(text: &str) -> Vec<Segment> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::new();
-    let mut line_start = 0;
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'(' && bytes.get(i + 1) == Some(&b';') {
-            // What stands before the game on its line (a synchro prefix, say) is not a line.
-            let end = game_end(bytes, i);
-            out.push(Segment::Ggf { start: i, end });
-            i = end;
-            line_start = i;
-            continue;
-        }
-        if bytes[i] == b'\n' {
-            out.push(Segment::Line {
-                start: line_start,
-                end: i,
-            });
-            line_start = i + 1;
-        }
-        i += 1;
-    }
-    if line_start < bytes.len() {
-        out.push(Segment::Line {
-            start: line_start,
-            end: bytes.len(),
-        });
-    }
-    out
-}
-
-/// The end (exclusive) of the GGF game starting at `start` (`(;`): after its closing `)`, or
-/// the end of the text.
-fn game_end(bytes: &[u8], start: usize) -> usize {
-    let mut i = start + 2;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'[' => {
-                i += 1;
-                while i < bytes.len() && bytes[i] != b']' {
-                    i += if bytes[i] == b'\\' { 2 } else { 1 };
-                }
-            }
-            b')' => return i + 1,
-            _ => {}
-        }
-        i += 1;
-    }
-    bytes.len()
-}
-
-/// The line (from 1) of byte `at` of `text`.
-fn line_of(text: &str, at: usize) -> usize {
-    1 + text.as_bytes()[..at]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count()
 }
 
 /// How deep a review searches.
@@ -403,7 +204,7 @@ fn symmetric(rules: &Rules, state: &State, a: Move, b: Move) -> bool {
 
 /// Moves, summed losses and blunders of one player in one phase.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Tally {
+pub(crate) struct LossTally {
     /// Moves reviewed.
     pub moves: usize,
     /// Discs lost in all.
@@ -412,7 +213,7 @@ pub(crate) struct Tally {
     pub blunders: usize,
 }
 
-impl Tally {
+impl LossTally {
     fn add(&mut self, review: &MoveReview) {
         self.moves += 1;
         self.loss += i64::from(review.loss);
@@ -431,11 +232,11 @@ impl Tally {
 
 /// The losses of every player, by phase ([`PHASES`]) and in all.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Summary {
-    players: BTreeMap<String, [Tally; PHASES.len()]>,
+pub(crate) struct ReviewSummary {
+    players: BTreeMap<String, [LossTally; PHASES.len()]>,
 }
 
-impl Summary {
+impl ReviewSummary {
     /// Counts `review`.
     pub fn add(&mut self, review: &MoveReview) {
         let phases = self.players.entry(review.player.clone()).or_default();
@@ -443,7 +244,7 @@ impl Summary {
     }
 
     /// Each player with its phases' tallies, by name.
-    pub fn players(&self) -> impl Iterator<Item = (&str, &[Tally; PHASES.len()])> {
+    pub fn players(&self) -> impl Iterator<Item = (&str, &[LossTally; PHASES.len()])> {
         self.players
             .iter()
             .map(|(name, tallies)| (name.as_str(), tallies))
@@ -456,8 +257,8 @@ impl Summary {
 }
 
 /// The whole-game tally of `phases`.
-pub(crate) fn total(phases: &[Tally]) -> Tally {
-    phases.iter().fold(Tally::default(), |a, t| Tally {
+pub(crate) fn total(phases: &[LossTally]) -> LossTally {
+    phases.iter().fold(LossTally::default(), |a, t| LossTally {
         moves: a.moves + t.moves,
         loss: a.loss + t.loss,
         blunders: a.blunders + t.blunders,
@@ -529,7 +330,7 @@ pub(crate) fn write_table(
 /// The losses by player and phase.
 pub(crate) fn write_summary(
     out: &mut impl std::io::Write,
-    summary: &Summary,
+    summary: &ReviewSummary,
 ) -> std::io::Result<()> {
     writeln!(
         out,
@@ -578,27 +379,5 @@ mod tests {
         assert_eq!(phase(14), 4);
         assert_eq!(phase(0), 4);
         assert_eq!(phase_name(2), "34-25");
-    }
-
-    #[test]
-    fn games_are_read_from_ggf_and_transcripts_alike() {
-        let text = "# two games and a transcript\n\
-            (;GM[Othello]PB[Ann]PW[Bob]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[D6];)(;GM[Othello]PB[Cy]PW[Di]B[F5];)\n\
-            f5d6c3\n\
-            \n\
-            1 (;GM[Othello]PB[Ed]\n  PW[Flo]B[E6];)\n\
-            f5f5\n";
-        let games = read_games(text, "x.ggf", Rules::OTHELLO);
-        assert_eq!(games.len(), 5);
-        let ok: Vec<&PlayedGame> = games.iter().filter_map(|g| g.as_ref().ok()).collect();
-        assert_eq!(ok.len(), 4);
-        assert_eq!(ok[0].players, ["Ann".to_string(), "Bob".to_string()]);
-        assert_eq!(ok[0].game.transcript(false), "f5d6");
-        assert_eq!((ok[1].line, ok[1].game.moves().len()), (2, 1));
-        assert_eq!(ok[2].players, ["Black".to_string(), "White".to_string()]);
-        assert_eq!(ok[2].game.transcript(false), "f5d6c3");
-        assert_eq!((ok[3].line, ok[3].player(Color::White)), (5, "Flo"));
-        let err = games[4].as_ref().unwrap_err().to_string();
-        assert!(err.starts_with("x.ggf:7: "), "{err}");
     }
 }

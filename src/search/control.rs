@@ -114,7 +114,7 @@ pub(crate) fn helper_may_start() -> bool {
 #[repr(align(64))]
 struct CutFlag(AtomicBool);
 
-/// The outcome of one child search in a parallel split: `(score, move, nodes, aborted)`.
+/// The outcome of one child search in a parallel split: `(score, move, nodes, stopped)`.
 pub(crate) type ChildResult = (i32, u8, u64, bool);
 
 /// Young Brothers Wait, the parallel part: searches the `children` of a null-window node
@@ -150,9 +150,9 @@ pub(crate) fn split<T: Sync>(
                 let Some(child) = children.get(i) else {
                     break;
                 };
-                let (score, mv, nodes, aborted) = search(child, split);
+                let (score, mv, nodes, stopped) = search(child, split);
                 best.2 += nodes;
-                if aborted {
+                if stopped {
                     break;
                 }
                 if score > alpha {

@@ -12,10 +12,10 @@ use crate::search::control::{self, Control};
 use crate::search::endgame::Stopped;
 use crate::search::midgame::Othello;
 use crate::search::params::{
-    HELPERS_MIN_DEPTH, HELPERS_MIN_THREADS, PRESEARCH_END_LEVELS, PRESEARCH_GAP,
-    PRESEARCH_MIDGAME_LEVEL, PRESEARCH_MIN_EMPTIES, THREADS_PER_HELPER, WLD_SHARE_OF_EXACT,
+    HELPERS_MIN_DEPTH, HELPERS_MIN_THREADS, PRESEARCH_END_SELECTIVITIES, PRESEARCH_GAP,
+    PRESEARCH_MIDGAME_SELECTIVITY, PRESEARCH_MIN_EMPTIES, THREADS_PER_HELPER, WLD_SHARE_OF_EXACT,
 };
-use crate::search::probcut::ProbCutLevel;
+use crate::search::probcut::Selectivity;
 use crate::search::pvs::{Pvs, RootMove, SearchGame, principal_variation};
 use crate::search::time::TimePlan;
 use crate::search::tt::TranspositionTable;
@@ -24,8 +24,8 @@ use crate::search::{Bound, SearchResult, Source};
 /// The deepest midgame iteration.
 pub const MAX_DEPTH: u32 = 60;
 
-/// What one call of [`think`] searches (the position is given beside it).
-pub(crate) struct Think<'a> {
+/// What one call of [`drive`] searches (the position is given beside it).
+pub(crate) struct Drive<'a> {
     /// Deepest midgame iteration.
     pub max_depth: Option<u32>,
     /// The first midgame iteration (1 normally; a multi-PV search runs one depth at a time).
@@ -37,8 +37,8 @@ pub(crate) struct Think<'a> {
     pub plan: TimePlan,
     /// Root moves to consider (a bitboard; other legal moves are ignored).
     pub allowed: u64,
-    /// ProbCut level of the midgame iterations.
-    pub level: ProbCutLevel,
+    /// selectivity of the midgame iterations.
+    pub selectivity: Selectivity,
     /// Called after every completed iteration.
     pub observer: &'a mut (dyn FnMut(&SearchResult) + Send),
 }
@@ -58,7 +58,7 @@ struct Schedule {
     empties: u32,
     /// Deepest midgame iteration.
     max_depth: u32,
-    /// The most empties solved exactly: depth × 3/2, like a level, so that a shallow game on a
+    /// The most empties solved exactly: depth × 3/2, as Edax's levels do, so that a shallow game on a
     /// long clock stays shallow.
     solve_limit: u32,
     threads: usize,
@@ -90,13 +90,17 @@ impl Schedule {
         }
     }
 
-    /// The depth, ProbCut level and bound of an iteration in `phase` (a midgame depth that
+    /// The depth, selectivity and bound of an iteration in `phase` (a midgame depth that
     /// reaches the end of the game is the exact solve).
-    fn iteration(&self, phase: Phase, midgame_level: ProbCutLevel) -> (u32, ProbCutLevel, Bound) {
+    fn iteration(
+        &self,
+        phase: Phase,
+        midgame_selectivity: Selectivity,
+    ) -> (u32, Selectivity, Bound) {
         match phase {
-            Phase::Midgame(d) if d < self.empties => (d, midgame_level, Bound::Estimate),
-            Phase::Midgame(_) | Phase::Exact => (self.empties, ProbCutLevel::NONE, Bound::Exact),
-            Phase::WinLossDraw => (self.empties, ProbCutLevel::NONE, Bound::WinLossDraw),
+            Phase::Midgame(d) if d < self.empties => (d, midgame_selectivity, Bound::Estimate),
+            Phase::Midgame(_) | Phase::Exact => (self.empties, Selectivity::NONE, Bound::Exact),
+            Phase::WinLossDraw => (self.empties, Selectivity::NONE, Bound::WinLossDraw),
         }
     }
 
@@ -148,7 +152,7 @@ enum Ended {
     Stopped,
 }
 
-/// The search of one position by one call of [`think`]: what its iterations share.
+/// The search of one position by one call of [`drive`]: what its iterations share.
 struct Iterations<'a, G: SearchGame> {
     tt: &'a TranspositionTable,
     game: G,
@@ -159,16 +163,16 @@ struct Iterations<'a, G: SearchGame> {
 }
 
 impl<G: SearchGame> Iterations<'_, G> {
-    /// Searches `root` at `depth` plies and ProbCut `level` for a score of kind `bound`, the
+    /// Searches `root` at `depth` plies and ProbCut `selectivity` for a score of kind `bound`, the
     /// aspiration window around `guess`: the score, the nodes, and how it ended.
     fn search(
         &self,
         root: &mut [RootMove<G::Move>],
-        (depth, level, bound): (u32, ProbCutLevel, Bound),
+        (depth, selectivity, bound): (u32, Selectivity, Bound),
         guess: Option<i32>,
     ) -> (i32, u64, Ended) {
         let (tt, game, node, control) = (self.tt, self.game, self.node, self.control);
-        let mut search = Pvs::new(tt, game, control, true, level);
+        let mut search = Pvs::new(tt, game, control, true, selectivity);
         let mut helper_nodes = 0;
         let score = if bound == Bound::WinLossDraw {
             search.root(node, root, -1, 1, depth).0
@@ -186,7 +190,7 @@ impl<G: SearchGame> Iterations<'_, G> {
                 &control,
                 |control, i| {
                     // Half the helpers a ply deeper: their entries answer the next iteration.
-                    let mut helper = Pvs::new(tt, game, *control, false, level);
+                    let mut helper = Pvs::new(tt, game, *control, false, selectivity);
                     let mut moves = start.clone();
                     // (`helper_count` leaves a ply below the last empty square.)
                     let d = depth + (i % 2) as u32;
@@ -199,7 +203,7 @@ impl<G: SearchGame> Iterations<'_, G> {
         } else {
             aspiration(&mut search, node, root, depth, guess, true)
         };
-        let ended = match (search.aborted(), search.improved()) {
+        let ended = match (search.is_stopped(), search.improved()) {
             (false, _) => Ended::Completed,
             (true, true) => Ended::StoppedImproved,
             (true, false) => Ended::Stopped,
@@ -236,22 +240,22 @@ impl<G: SearchGame> Iterations<'_, G> {
 /// Searches `node` of `game` (which has at least one allowed move) by iterative deepening.
 /// Returns the result of the deepest completed iteration; a stopped first iteration still yields
 /// a legal move.
-pub(crate) fn think<G: SearchGame>(
+pub(crate) fn drive<G: SearchGame>(
     tt: &TranspositionTable,
     game: G,
     stop: &AtomicBool,
     node: &G::Node,
-    think: Think<'_>,
+    drive: Drive<'_>,
 ) -> SearchResult {
-    let Think {
+    let Drive {
         max_depth,
         first_depth,
         guess,
         plan,
         allowed,
-        level: midgame_level,
+        selectivity: midgame_selectivity,
         observer,
-    } = think;
+    } = drive;
     let schedule = Schedule::new(game.empties(node), max_depth, rayon::current_num_threads());
     // The caller's stop flag ends the search; the deadline ends only this one (a later search
     // in the same job starts clean).
@@ -259,7 +263,7 @@ pub(crate) fn think<G: SearchGame>(
     let deadline = AtomicBool::new(false);
     let control = outer.nested(&deadline, plan.hard);
     let mut root = RootMove::list(&game, node, allowed);
-    assert!(!root.is_empty(), "think needs a legal move");
+    assert!(!root.is_empty(), "drive needs a legal move");
     let mut nodes = 0u64;
     let mut best: Option<SearchResult> = None;
     // The aspiration window's centre: the last score, of an iteration or a pre-search.
@@ -276,20 +280,20 @@ pub(crate) fn think<G: SearchGame>(
         schedule,
     };
     loop {
-        let (depth, level, bound) = iterations.schedule.iteration(phase, midgame_level);
+        let (depth, selectivity, bound) = iterations.schedule.iteration(phase, midgame_selectivity);
         if bound != Bound::Estimate && !presearched {
             // Before the first solve: the selective searches that order it.
             presearched = true;
             let first = (midgame_done + 2).max(4);
             let pre = presearch(tt, game, control, node, &mut root, first, guess);
             nodes += pre.nodes;
-            if let Some((depth, level, score)) = pre.deepest {
+            if let Some((depth, selectivity, score)) = pre.deepest {
                 // Deeper than the midgame iterations: the move if the solve does not end.
                 let result = SearchResult {
                     best_move: Move::Play(Square::from_index_unchecked(root[0].sq)),
                     score,
                     depth,
-                    selectivity: level,
+                    selectivity,
                     bound: Bound::Estimate,
                     nodes,
                     time: plan.start.elapsed(),
@@ -305,7 +309,8 @@ pub(crate) fn think<G: SearchGame>(
             }
         }
         let began = Instant::now();
-        let (score, searched, ended) = iterations.search(&mut root, (depth, level, bound), guess);
+        let (score, searched, ended) =
+            iterations.search(&mut root, (depth, selectivity, bound), guess);
         if bound == Bound::Estimate {
             times.push(began.elapsed());
         }
@@ -330,7 +335,7 @@ pub(crate) fn think<G: SearchGame>(
             best_move: Move::Play(Square::from_index_unchecked(root[0].sq)),
             score,
             depth,
-            selectivity: level,
+            selectivity,
             bound,
             nodes,
             time: plan.start.elapsed(),
@@ -460,7 +465,7 @@ fn aspiration<G: SearchGame>(
     }
     loop {
         let (score, _) = search.root(node, root, alpha, beta, depth);
-        if search.aborted() || (score > alpha && score < beta) {
+        if search.is_stopped() || (score > alpha && score < beta) {
             return score;
         }
         delta *= 2;
@@ -489,7 +494,7 @@ fn fallback<G: SearchGame>(game: &G, node: &G::Node, root: &[RootMove<G::Move>])
         best_move: Move::Play(Square::from_index_unchecked(sq)),
         score,
         depth: 0,
-        selectivity: ProbCutLevel::NONE,
+        selectivity: Selectivity::NONE,
         bound: Bound::Estimate,
         nodes: 0,
         time: std::time::Duration::ZERO,
@@ -505,15 +510,15 @@ pub(crate) struct Presearched {
     pub guess: Result<Option<i32>, Stopped>,
     /// Positions visited.
     pub nodes: u64,
-    /// The depth, level and score of the deepest pre-search that completed, whose best move is
+    /// The depth, selectivity and score of the deepest pre-search that completed, whose best move is
     /// first in the root list: the move to play if the solve is stopped.
-    pub deepest: Option<(u32, ProbCutLevel, i32)>,
+    pub deepest: Option<(u32, Selectivity, i32)>,
 }
 
 /// The selective searches before an exact solve of `node` (none below
-/// [`PRESEARCH_MIN_EMPTIES`]): midgame iterations at [`PRESEARCH_MIDGAME_LEVEL`] every second
+/// [`PRESEARCH_MIN_EMPTIES`]): midgame iterations at [`PRESEARCH_MIDGAME_SELECTIVITY`] every second
 /// depth from `first_depth` up to `empties - PRESEARCH_GAP`, then whole-game searches at the
-/// levels of [`PRESEARCH_END_LEVELS`]. They fill the hash table with best moves and give the
+/// selectivities of [`PRESEARCH_END_SELECTIVITIES`]. They fill the hash table with best moves and give the
 /// exact search its aspiration window, which saves many of its nodes.
 fn presearch<G: SearchGame>(
     tt: &TranspositionTable,
@@ -536,25 +541,25 @@ fn presearch<G: SearchGame>(
     }
     let midgame = (first_depth..=empties.saturating_sub(PRESEARCH_GAP))
         .step_by(2)
-        .map(|d| (d, PRESEARCH_MIDGAME_LEVEL));
-    let end = PRESEARCH_END_LEVELS.iter().map(|&l| (empties, l));
-    for (depth, level) in midgame.chain(end) {
+        .map(|d| (d, PRESEARCH_MIDGAME_SELECTIVITY));
+    let end = PRESEARCH_END_SELECTIVITIES.iter().map(|&l| (empties, l));
+    for (depth, selectivity) in midgame.chain(end) {
         if guess.is_some_and(|g| g.abs() >= SCORE_MAX) {
             // A wipe-out is in sight: the exact search around it settles the score at once (FFO
             // #59, 2 threads: 26,979,155 nodes, 2.03 s with the whole-game pre-search).
             break;
         }
         let start = Instant::now();
-        let mut search = Pvs::new(tt, game, control, true, level);
+        let mut search = Pvs::new(tt, game, control, true, selectivity);
         let score = aspiration(&mut search, node, root, depth, guess, false);
         nodes += search.nodes();
         log::debug!(
             "pre-search {depth}@{}%: {score:+}, {} nodes, {:.3} s",
-            level.percent(),
+            selectivity.percent(),
             search.nodes(),
             start.elapsed().as_secs_f64()
         );
-        if search.aborted() {
+        if search.is_stopped() {
             return Presearched {
                 guess: Err(Stopped),
                 nodes,
@@ -562,7 +567,7 @@ fn presearch<G: SearchGame>(
             };
         }
         guess = Some(score);
-        deepest = Some((depth, level, score));
+        deepest = Some((depth, selectivity, score));
     }
     Presearched {
         guess: Ok(guess),
@@ -593,14 +598,14 @@ pub(crate) fn presearched_solve<E: SearchEval + ?Sized>(
     let Ok(guess) = pre.guess else {
         return (None, nodes);
     };
-    let mut search = Pvs::new(tt, game, control, true, ProbCutLevel::NONE);
+    let mut search = Pvs::new(tt, game, control, true, Selectivity::NONE);
     let score = if alpha <= -SCORE_MAX && beta >= SCORE_MAX {
         aspiration(&mut search, &node, &mut root, empties, guess, true)
     } else {
         search.root(&node, &mut root, alpha, beta, empties).0
     };
     nodes += search.nodes();
-    (Some(score).filter(|_| !search.aborted()), nodes)
+    (Some(score).filter(|_| !search.is_stopped()), nodes)
 }
 
 #[cfg(test)]

@@ -179,7 +179,7 @@ impl<'a, E: SearchEval + ?Sized> SearchGame for Othello<'a, E> {
         } = *context;
         let score = solver.dispatch(node.board.player, node.board.opponent, alpha, beta, empties);
         counter.add(solver.nodes);
-        if solver.aborted() {
+        if solver.is_stopped() {
             counter.stop();
             return Some(0);
         }
@@ -375,7 +375,7 @@ mod tests {
                     Othello::new(&HandEval),
                     Control::new(&stop, None),
                     false,
-                    crate::search::ProbCutLevel::NONE,
+                    crate::search::Selectivity::NONE,
                 );
                 let score = search.search_board(&board, -SCORE_MAX, SCORE_MAX, depth);
                 assert_eq!(score, minimax(&board, depth), "seed {seed} depth {depth}");

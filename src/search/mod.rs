@@ -1,7 +1,7 @@
 //! Search: the exact endgame solver, the depth-limited midgame search, their shared
 //! transposition table, time planning and the iterative-deepening driver. The public part is
 //! what a search gives and takes: [`SearchResult`], [`Bound`], [`Source`], [`Limits`],
-//! [`ProbCutLevel`] and, for exact solves, [`SolveMode`] and [`Solution`].
+//! [`Selectivity`] and, for exact solves, [`SolveMode`] and [`Solution`].
 
 use std::time::Duration;
 
@@ -16,11 +16,12 @@ pub(crate) mod params;
 pub(crate) mod probcut;
 pub(crate) mod pvs;
 mod scorer;
+pub(crate) mod solve;
 pub(crate) mod time;
 pub(crate) mod tt;
 pub(crate) mod variant;
 
-pub use probcut::{ParseLevelError, ProbCutLevel};
+pub use probcut::{ParseSelectivityError, Selectivity};
 pub(crate) use scorer::Scorer;
 
 pub use endgame::{Solution, SolveMode};
@@ -69,8 +70,8 @@ pub struct SearchResult {
     pub score: i32,
     /// Plies of the midgame iteration, or the empties for a solve.
     pub depth: u32,
-    /// The ProbCut level of the search ([`ProbCutLevel::NONE`] for a solve).
-    pub selectivity: ProbCutLevel,
+    /// The selectivity of the search ([`Selectivity::NONE`] for a solve).
+    pub selectivity: Selectivity,
     /// What the score proves.
     pub bound: Bound,
     /// Positions visited.
@@ -96,7 +97,7 @@ impl SearchResult {
             best_move: mv,
             score,
             depth: 0,
-            selectivity: ProbCutLevel::NONE,
+            selectivity: Selectivity::NONE,
             bound,
             nodes: 0,
             time,

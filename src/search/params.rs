@@ -1,31 +1,31 @@
 //! The tuned parameters of the search, in one place. Each says in a line why it has its value and
 //! names the file in docs/lab/ with the measurements behind it (or says that none was made).
-//! The ProbCut model itself (its levels and its fitted table, remade by `iago probcut-fit`) is in
+//! The ProbCut model itself (its selectivities and its fitted table, remade by `iago probcut-fit`) is in
 //! `search/probcut.rs`; the time budgets are in `search/time.rs`.
 
 use crate::search::INF;
-use crate::search::probcut::ProbCutLevel;
+use crate::search::probcut::Selectivity;
 
-// ProbCut levels.
+// Selectivities.
 
-/// Level of play (the default of an engine: protocol sessions, the console, the match runner's
+/// Selectivity of play (the default of an engine: protocol sessions, the console, the match runner's
 /// engines): the lowest reaches deepest
 /// and played the strongest at equal time (2026-11-26-time-and-selectivity.md,
 /// 2026-11-27-play-level.md).
-pub const PLAY_LEVEL: ProbCutLevel = ProbCutLevel::new(58);
+pub const PLAY_SELECTIVITY: Selectivity = Selectivity::new(58);
 
-/// Level of analysis (`EngineOptions::analysis`: `iago analyze` and `review`, benchmarks, books
+/// Selectivity of analysis (`EngineOptions::analysis`: `iago analyze` and `review`, benchmarks, books
 /// and self-play data): little pruning
 /// where accuracy counts more than speed (2026-11-26-time-and-selectivity.md).
-pub const ANALYSIS_LEVEL: ProbCutLevel = ProbCutLevel::new(95);
+pub const ANALYSIS_SELECTIVITY: Selectivity = Selectivity::new(95);
 
-/// Level of the midgame pre-searches of an exact solve: the cheapest level measured then gave the
+/// Selectivity of the midgame pre-searches of an exact solve: the cheapest selectivity measured then gave the
 /// fewest exact nodes (2026-11-22-endgame-solver.md).
-pub const PRESEARCH_MIDGAME_LEVEL: ProbCutLevel = ProbCutLevel::new(73);
+pub const PRESEARCH_MIDGAME_SELECTIVITY: Selectivity = Selectivity::new(73);
 
 /// Levels of the whole-game pre-searches of an exact solve: one pass at 87%; a second pass cost
 /// more than the exact nodes it saved (2026-11-22-endgame-solver.md).
-pub const PRESEARCH_END_LEVELS: [ProbCutLevel; 1] = [ProbCutLevel::new(87)];
+pub const PRESEARCH_END_SELECTIVITIES: [Selectivity; 1] = [Selectivity::new(87)];
 
 // The driver.
 

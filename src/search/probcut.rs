@@ -5,15 +5,17 @@
 //! archives, full-width searches at depth `d` and at [`shallow_depth`]`(d)`, least squares per
 //! (depth, stage). Re-fit whenever the evaluation changes.
 
-/// A confidence level of Multi-ProbCut. A cut is taken when the shallow search's result lies
-/// `t` standard deviations beyond the bound; the percent is the chance that a normal error
-/// stays within `t` of its mean. Levels are ordered from the most pruning (58%) to none
-/// (100%, [`ProbCutLevel::NONE`]): the hash table takes an entry of a level at least as high.
+/// The selectivity of a search: the confidence selectivity of its Multi-ProbCut, in percent, as
+/// `--selectivity` takes it and `12@95%` prints it. A cut is taken when the shallow search's
+/// result lies `t` standard deviations beyond the bound; the percent is the chance that a
+/// normal error stays within `t` of its mean. Selectivities are ordered from the most pruning
+/// (58%) to none (100%, [`Selectivity::NONE`]): the hash table takes an entry of a selectivity
+/// at least as high.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct ProbCutLevel(u8);
+pub struct Selectivity(u8);
 
-/// `(percent, t)` of each level, ascending; the last does no ProbCut.
-const LEVELS: [(u8, f32); 7] = [
+/// `(percent, t)` of each selectivity, ascending; the last does no ProbCut.
+const SELECTIVITIES: [(u8, f32); 7] = [
     (58, 0.8),
     (73, 1.1),
     (87, 1.5),
@@ -23,89 +25,89 @@ const LEVELS: [(u8, f32); 7] = [
     (100, f32::INFINITY),
 ];
 
-impl ProbCutLevel {
+impl Selectivity {
     /// 100%: no selective cut, the search is full-width.
-    pub const NONE: ProbCutLevel = ProbCutLevel(LEVELS.len() as u8 - 1);
+    pub const NONE: Selectivity = Selectivity(SELECTIVITIES.len() as u8 - 1);
 
-    /// The level whose confidence is `percent` (58, 73, 87, 95, 98, 99 or 100), if there is one.
-    pub const fn from_percent(percent: u8) -> Option<ProbCutLevel> {
+    /// The selectivity whose confidence is `percent` (58, 73, 87, 95, 98, 99 or 100), if there is one.
+    pub const fn from_percent(percent: u8) -> Option<Selectivity> {
         let mut k = 0;
-        while k < LEVELS.len() {
-            if LEVELS[k].0 == percent {
-                return Some(ProbCutLevel(k as u8));
+        while k < SELECTIVITIES.len() {
+            if SELECTIVITIES[k].0 == percent {
+                return Some(Selectivity(k as u8));
             }
             k += 1;
         }
         None
     }
 
-    /// The level whose confidence is `percent`, for constants: a percent that is no level does
+    /// The selectivity whose confidence is `percent`, for constants: a percent that is none does
     /// not compile.
-    pub const fn new(percent: u8) -> ProbCutLevel {
-        match ProbCutLevel::from_percent(percent) {
-            Some(level) => level,
-            None => panic!("not a ProbCut level"),
+    pub const fn new(percent: u8) -> Selectivity {
+        match Selectivity::from_percent(percent) {
+            Some(selectivity) => selectivity,
+            None => panic!("not a selectivity"),
         }
     }
 
     /// The confidence in percent.
     pub const fn percent(self) -> u8 {
-        LEVELS[self.0 as usize].0
+        SELECTIVITIES[self.0 as usize].0
     }
 
     /// How many standard deviations beyond a bound a shallow result must lie for a cut
-    /// (infinite at [`ProbCutLevel::NONE`]).
+    /// (infinite at [`Selectivity::NONE`]).
     pub fn t(self) -> f32 {
-        LEVELS[self.0 as usize].1
+        SELECTIVITIES[self.0 as usize].1
     }
 
-    /// Whether searches at this level prune selectively (every level but
-    /// [`ProbCutLevel::NONE`]).
+    /// Whether searches at this selectivity prune selectively (every one but
+    /// [`Selectivity::NONE`]).
     pub fn is_selective(self) -> bool {
-        self != ProbCutLevel::NONE
+        self != Selectivity::NONE
     }
 
-    /// The position of the level in the ascending list, from 0 (for a compact encoding).
+    /// The position of the selectivity in the ascending list, from 0 (for a compact encoding).
     pub(crate) fn rank(self) -> u8 {
         self.0
     }
 
-    /// The level of rank `rank` ([`ProbCutLevel::rank`]); ranks beyond the last give the last.
-    pub(crate) fn from_rank(rank: u8) -> ProbCutLevel {
-        ProbCutLevel(rank.min(ProbCutLevel::NONE.0))
+    /// The selectivity of rank `rank` ([`Selectivity::rank`]); ranks beyond the last give the last.
+    pub(crate) fn from_rank(rank: u8) -> Selectivity {
+        Selectivity(rank.min(Selectivity::NONE.0))
     }
 }
 
-/// A text that names no ProbCut level; it says what the levels are.
+/// A text that names no selectivity; it says what the selectivities are.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParseLevelError(String);
+pub struct ParseSelectivityError(String);
 
-impl std::fmt::Display for ParseLevelError {
+impl std::fmt::Display for ParseSelectivityError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let names: Vec<String> = LEVELS.iter().map(|(p, _)| p.to_string()).collect();
+        let names: Vec<String> = SELECTIVITIES.iter().map(|(p, _)| p.to_string()).collect();
         write!(f, "one of {}, not {}", names.join(", "), self.0)
     }
 }
 
-impl std::error::Error for ParseLevelError {}
+impl std::error::Error for ParseSelectivityError {}
 
-impl std::fmt::Display for ProbCutLevel {
+impl std::fmt::Display for Selectivity {
     /// The percent, as `--selectivity` takes it (`58`).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}", self.percent())
     }
 }
 
-impl std::str::FromStr for ProbCutLevel {
-    type Err = ParseLevelError;
+impl std::str::FromStr for Selectivity {
+    type Err = ParseSelectivityError;
 
-    /// A level by its percent (`"58"`, …, `"100"`, blanks around it ignored).
-    fn from_str(text: &str) -> Result<ProbCutLevel, ParseLevelError> {
+    /// A selectivity by its percent (`"58"`, …, `"100"`, blanks around it ignored).
+    fn from_str(text: &str) -> Result<Selectivity, ParseSelectivityError> {
         let text = text.trim();
         text.parse::<u8>()
             .ok()
-            .and_then(ProbCutLevel::from_percent)
-            .ok_or_else(|| ParseLevelError(text.to_string()))
+            .and_then(Selectivity::from_percent)
+            .ok_or_else(|| ParseSelectivityError(text.to_string()))
     }
 }
 
@@ -196,23 +198,23 @@ mod tests {
     use super::*;
 
     #[test]
-    fn levels_by_percent() {
+    fn selectivities_by_percent() {
         let all: Vec<u8> = (0..=100)
-            .filter_map(ProbCutLevel::from_percent)
-            .map(ProbCutLevel::percent)
+            .filter_map(Selectivity::from_percent)
+            .map(Selectivity::percent)
             .collect();
         assert_eq!(all, [58, 73, 87, 95, 98, 99, 100]);
-        assert!(ProbCutLevel::new(58) < ProbCutLevel::new(95));
-        assert!(ProbCutLevel::new(99) < ProbCutLevel::NONE);
-        assert!(!ProbCutLevel::NONE.is_selective() && ProbCutLevel::new(99).is_selective());
-        assert_eq!(" 87 ".parse(), Ok(ProbCutLevel::new(87)));
-        let err = "90".parse::<ProbCutLevel>().unwrap_err();
+        assert!(Selectivity::new(58) < Selectivity::new(95));
+        assert!(Selectivity::new(99) < Selectivity::NONE);
+        assert!(!Selectivity::NONE.is_selective() && Selectivity::new(99).is_selective());
+        assert_eq!(" 87 ".parse(), Ok(Selectivity::new(87)));
+        let err = "90".parse::<Selectivity>().unwrap_err();
         assert_eq!(
             err.to_string(),
             "one of 58, 73, 87, 95, 98, 99, 100, not 90"
         );
-        for level in (0..=100).filter_map(ProbCutLevel::from_percent) {
-            assert_eq!(ProbCutLevel::from_rank(level.rank()), level);
+        for selectivity in (0..=100).filter_map(Selectivity::from_percent) {
+            assert_eq!(Selectivity::from_rank(selectivity.rank()), selectivity);
         }
     }
 

@@ -15,7 +15,7 @@
 use crate::board::{Board, Move, Square};
 use crate::eval::Replies;
 use crate::search::control::{self, Control};
-use crate::search::probcut::{self, ProbCutLevel};
+use crate::search::probcut::{self, Selectivity};
 use crate::search::tt::{NO_MOVE, ScoreKind, TranspositionTable, TtData};
 use crate::search::{INF, SCORE_MAX, Stopped};
 
@@ -247,33 +247,33 @@ pub(crate) struct Pvs<'a, G: SearchGame> {
     game: G,
     counter: Counter<'a>,
     parallel: bool,
-    level: ProbCutLevel,
+    selectivity: Selectivity,
     /// A stopped root search found a move better than the first one (now first).
     improved: bool,
 }
 
 impl<'a, G: SearchGame> Pvs<'a, G> {
-    /// A search at ProbCut level `level`, splitting over the current rayon pool when
+    /// A search at selectivity `selectivity`, splitting over the current rayon pool when
     /// `parallel`.
     pub fn new(
         tt: &'a TranspositionTable,
         game: G,
         control: Control<'a>,
         parallel: bool,
-        level: ProbCutLevel,
+        selectivity: Selectivity,
     ) -> Self {
         Pvs {
             tt,
             game,
             counter: Counter::new(control),
             parallel: parallel && rayon::current_num_threads() > 1,
-            level,
+            selectivity,
             improved: false,
         }
     }
 
     /// Whether the search was stopped (its scores are then meaningless).
-    pub fn aborted(&self) -> bool {
+    pub fn is_stopped(&self) -> bool {
         self.counter.is_stopped()
     }
 
@@ -399,11 +399,11 @@ impl<'a, G: SearchGame> Pvs<'a, G> {
         if self.counter.poll_stop() {
             return 0;
         }
-        let exact = depth >= empties && !self.level.is_selective();
+        let exact = depth >= empties && !self.selectivity.is_selective();
         let kind = if exact {
             ScoreKind::Exact
         } else {
-            ScoreKind::Estimate(self.level)
+            ScoreKind::Estimate(self.selectivity)
         };
         let key = self.game.key(node);
         let hash = key.hash();
@@ -469,7 +469,7 @@ impl<'a, G: SearchGame> Pvs<'a, G> {
             beta,
             depth,
             empties,
-            exact: depth >= empties && !self.level.is_selective(),
+            exact: depth >= empties && !self.selectivity.is_selective(),
             hash_move,
             parallel: self.parallel,
         }
@@ -606,7 +606,7 @@ impl<'a, G: SearchGame> Pvs<'a, G> {
 
     /// Multi-ProbCut: a shallow null-window search (at the shallowest depths, the static
     /// evaluation) predicts whether the deep one would fail high (or low) with the confidence of
-    /// the current level; if so, returns the bound.
+    /// the current selectivity; if so, returns the bound.
     fn probcut(
         &mut self,
         node: &G::Node,
@@ -615,10 +615,10 @@ impl<'a, G: SearchGame> Pvs<'a, G> {
         depth: u32,
         empties: u32,
     ) -> Option<i32> {
-        if !self.level.is_selective() {
+        if !self.selectivity.is_selective() {
             return None;
         }
-        let t = self.level.t();
+        let t = self.selectivity.t();
         if depth <= probcut::STATIC_MAX_DEPTH {
             // The static evaluation stands in for the shallow search (not counted: no new
             // position).
@@ -725,13 +725,13 @@ impl<'a, G: SearchGame> Pvs<'a, G> {
         moves: &[Child<G::Move>],
         depth: u32,
     ) -> (i32, u8) {
-        let (tt, game, level) = (self.tt, self.game, self.level);
+        let (tt, game, selectivity) = (self.tt, self.game, self.selectivity);
         let control = self.counter.control();
         let (best, sq, nodes) = control::split(&control, moves, alpha, -INF, |c, control| {
-            let mut sub = Pvs::new(tt, game, control, true, level);
+            let mut sub = Pvs::new(tt, game, control, true, selectivity);
             let child = game.play(node, c.sq, &c.mv);
             let score = -sub.pvs(&child, -alpha - 1, -alpha, depth - 1);
-            (score, c.sq, sub.nodes(), sub.aborted())
+            (score, c.sq, sub.nodes(), sub.is_stopped())
         });
         self.counter.add(nodes);
         if control.is_set() {
@@ -824,7 +824,7 @@ impl<G: SearchGame> ExactSolver for Pvs<'_, G> {
 
     fn solve(&mut self, node: &G::Node, alpha: i32, beta: i32) -> Result<i32, Stopped> {
         let score = self.pvs(node, alpha, beta, u32::MAX);
-        if self.aborted() {
+        if self.is_stopped() {
             Err(Stopped)
         } else {
             Ok(score)

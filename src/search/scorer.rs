@@ -10,7 +10,7 @@ use crate::search::SCORE_MAX;
 use crate::search::control::Control;
 use crate::search::endgame::EndgameSearch;
 use crate::search::midgame::Othello;
-use crate::search::probcut::ProbCutLevel;
+use crate::search::probcut::Selectivity;
 use crate::search::pvs::{Pvs, RootMove};
 use crate::search::tt::TranspositionTable;
 
@@ -22,7 +22,7 @@ static NEVER: AtomicBool = AtomicBool::new(false);
 pub struct Scorer<'a, E: SearchEval + ?Sized> {
     tt: &'a TranspositionTable,
     game: Othello<'a, E>,
-    level: ProbCutLevel,
+    selectivity: Selectivity,
     /// The root of the last [`Scorer::root_score`] and its moves, best first.
     root: Option<(Board, Vec<RootMove<u64>>)>,
 }
@@ -33,14 +33,14 @@ impl<'a, E: SearchEval + ?Sized> Scorer<'a, E> {
         Scorer {
             tt,
             game: Othello::new(eval),
-            level: ProbCutLevel::NONE,
+            selectivity: Selectivity::NONE,
             root: None,
         }
     }
 
-    /// These searches at ProbCut level `level`.
-    pub fn with_level(mut self, level: ProbCutLevel) -> Self {
-        self.level = level;
+    /// These searches at selectivity `selectivity`.
+    pub fn with_selectivity(mut self, selectivity: Selectivity) -> Self {
+        self.selectivity = selectivity;
         self
     }
 
@@ -66,7 +66,7 @@ impl<'a, E: SearchEval + ?Sized> Scorer<'a, E> {
             self.game,
             Control::new(&NEVER, None),
             false,
-            self.level,
+            self.selectivity,
         );
         let (_, root) = self.root.as_mut().expect("the root was just set");
         search.root(&node, root, -SCORE_MAX, SCORE_MAX, depth).0
@@ -86,7 +86,7 @@ impl<'a, E: SearchEval + ?Sized> Scorer<'a, E> {
             self.game,
             Control::new(&NEVER, None),
             false,
-            self.level,
+            self.selectivity,
         )
     }
 }

@@ -8,7 +8,7 @@
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use crate::board::Board;
-use crate::search::probcut::ProbCutLevel;
+use crate::search::probcut::Selectivity;
 
 /// What the table knows about a position. Scores are disc differences for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,17 +33,17 @@ pub struct TtData {
 pub enum ScoreKind {
     /// The exact final score (the entry's depth is the position's number of empties).
     Exact,
-    /// The value of a depth-limited search at this ProbCut level.
-    Estimate(ProbCutLevel),
+    /// The value of a depth-limited search at this selectivity.
+    Estimate(Selectivity),
 }
 
 impl ScoreKind {
-    /// The kind's code in an entry's bits: 0 for exact, 1 + the level's rank otherwise (higher
+    /// The kind's code in an entry's bits: 0 for exact, 1 + the selectivity's rank otherwise (higher
     /// codes are less pruning).
     fn code(self) -> u8 {
         match self {
             ScoreKind::Exact => 0,
-            ScoreKind::Estimate(level) => 1 + level.rank(),
+            ScoreKind::Estimate(selectivity) => 1 + selectivity.rank(),
         }
     }
 
@@ -51,7 +51,7 @@ impl ScoreKind {
     fn from_code(code: u8) -> ScoreKind {
         match code {
             0 => ScoreKind::Exact,
-            c => ScoreKind::Estimate(ProbCutLevel::from_rank(c - 1)),
+            c => ScoreKind::Estimate(Selectivity::from_rank(c - 1)),
         }
     }
 }
@@ -454,7 +454,7 @@ mod tests {
             best_move: 19,
             second_move: NO_MOVE,
             depth,
-            kind: ScoreKind::Estimate(ProbCutLevel::new(99)),
+            kind: ScoreKind::Estimate(Selectivity::new(99)),
         }
     }
 
@@ -490,7 +490,7 @@ mod tests {
         assert!(tt.probe(&a, 42).is_some());
     }
 
-    const LEVEL: ScoreKind = ScoreKind::Estimate(ProbCutLevel::new(99));
+    const LEVEL: ScoreKind = ScoreKind::Estimate(Selectivity::new(99));
 
     #[test]
     fn a_fail_low_keeps_the_move_of_the_entry() {
@@ -549,8 +549,8 @@ mod tests {
 
     #[test]
     fn kinds_round_trip_and_rank_exact_above_estimates() {
-        let levels = (0..=100).filter_map(ProbCutLevel::from_percent);
-        let kinds: Vec<ScoreKind> = levels
+        let selectivities = (0..=100).filter_map(Selectivity::from_percent);
+        let kinds: Vec<ScoreKind> = selectivities
             .map(ScoreKind::Estimate)
             .chain([ScoreKind::Exact])
             .collect();
@@ -573,7 +573,7 @@ mod tests {
         let estimate = data(1, 3, 12);
         assert!(!estimate.answers(ScoreKind::Exact, 12, 12));
         assert!(estimate.answers(LEVEL, 12, 30) && !estimate.answers(LEVEL, 13, 30));
-        let full_width = ScoreKind::Estimate(ProbCutLevel::NONE);
+        let full_width = ScoreKind::Estimate(Selectivity::NONE);
         assert!(!estimate.answers(full_width, 12, 30));
     }
 }

@@ -19,7 +19,7 @@ use crate::search::control::Control;
 use crate::search::params::{
     VARIANT_ETC_MIN, VARIANT_LOOKAHEAD_MIN, VARIANT_SHALLOW_MAX, VARIANT_SPLIT_MIN_DEPTH,
 };
-use crate::search::probcut::ProbCutLevel;
+use crate::search::probcut::Selectivity;
 use crate::search::pvs::{self, Child, Counter, Generated, NodeContext, Pvs, SearchGame};
 use crate::search::tt::{ScoreKind, TranspositionTable};
 
@@ -450,7 +450,7 @@ impl<'a> VariantSearch<'a> {
                 Variant::new(rules),
                 Control::new(stop, None),
                 false,
-                ProbCutLevel::NONE,
+                Selectivity::NONE,
             ),
             nodes: 0,
         }
@@ -463,8 +463,8 @@ impl<'a> VariantSearch<'a> {
     }
 
     /// Whether the search was stopped (its result is then meaningless).
-    pub fn aborted(&self) -> bool {
-        self.search.aborted()
+    pub fn is_stopped(&self) -> bool {
+        self.search.is_stopped()
     }
 
     /// The score of `state` for the side to move in `(alpha, beta)`, fail-soft, `depth` plies
@@ -511,7 +511,7 @@ pub fn exact_line(
         Variant::new(rules),
         Control::new(stop, None),
         false,
-        ProbCutLevel::NONE,
+        Selectivity::NONE,
     );
     let mut line = Vec::new();
     // A stopped search leaves the line found so far.
@@ -523,7 +523,7 @@ pub fn exact_line(
 mod tests {
     use super::*;
     use crate::board::Square;
-    use crate::board::rules::Opening;
+    use crate::board::rules::Setup;
 
     /// Plain minimax over the rules: the reference for the exact search.
     fn minimax(rules: &Rules, state: &State) -> i32 {
@@ -571,12 +571,12 @@ mod tests {
         let stop = AtomicBool::new(false);
         let mut checked = 0;
         for size in [4u8, 6] {
-            for opening in [Opening::Cross, Opening::Placement] {
+            for setup in [Setup::Cross, Setup::Placement] {
                 for goal in [Goal::MostDiscs, Goal::FewestDiscs] {
                     for discs in [None, Some(size * size / 2 - 2)] {
                         let rules = Rules {
                             size,
-                            opening,
+                            setup,
                             discs_per_player: discs,
                             goal,
                         };

@@ -8,12 +8,12 @@ use rayon::prelude::*;
 
 use crate::board::Board;
 use crate::eval::SearchEval;
+use crate::records::wthor::WthorGame;
 use crate::search::Scorer;
 use crate::search::probcut::{
     MAX_FITTED_DEPTH, MIN_DEPTH, STAGES, STATIC_MAX_DEPTH, shallow_depth, stage,
 };
 use crate::search::tt::TranspositionTable;
-use crate::train::wthor::WthorGame;
 
 /// Distinct positions (by canonical form) from the games, between 12 and 50 empties, chosen
 /// with a fixed-seed generator.

@@ -700,7 +700,7 @@ fn rows(game: &Game) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::rules::{Goal, Opening};
+    use crate::board::rules::{Goal, Setup};
 
     #[test]
     fn set_game_names_keep_the_size_unless_they_give_one() {
@@ -716,8 +716,8 @@ mod tests {
         assert_eq!(game_rules("Othello", 4).unwrap().size, 4);
         let reversi = game_rules("Reversi-32", 6).unwrap();
         assert_eq!(
-            (reversi.size, reversi.opening, reversi.discs_per_player),
-            (6, Opening::Placement, Some(32))
+            (reversi.size, reversi.setup, reversi.discs_per_player),
+            (6, Setup::Placement, Some(32))
         );
         assert!(matches!(
             game_rules("chess", 8),

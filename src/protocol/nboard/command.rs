@@ -13,7 +13,7 @@ use nom::sequence::preceded;
 use thiserror::Error;
 
 use crate::board::notation::excerpt;
-use crate::protocol::ggf::MoveItem;
+use crate::records::ggf::MoveItem;
 
 /// A command from the GUI.
 #[derive(Clone, Debug, PartialEq)]
@@ -22,7 +22,7 @@ pub enum Command {
     Nboard(u32),
     /// `set depth <n>`: the midgame search depth.
     SetDepth(u32),
-    /// `set game <ggf>`: the whole game (kept as text; see [`crate::protocol::ggf`]).
+    /// `set game <ggf>`: the whole game (kept as text; see [`crate::records::ggf`]).
     SetGame(String),
     /// `set contempt <n>`: the draw value, Black's view (may be fractional).
     SetContempt(f64),

@@ -12,7 +12,7 @@
 //!
 //! Rule variants come with `set game`: its `TY` gives the board size (4, 6, 8) and the anti
 //! flag, its `BO` the start (discs only on a centre not yet full mean the Reversi start); see
-//! [`crate::protocol::ggf`]. A game the engine cannot play is refused with one log line and the
+//! [`crate::records::ggf`]. A game the engine cannot play is refused with one log line and the
 //! previous game stays. `go`, `hint`, `move` and `analyze` then work under the game's rules.
 
 pub mod command;
@@ -24,10 +24,10 @@ use std::time::Duration;
 pub use command::{Command, ParseError, PingId};
 pub use response::{Depth, Eval, HintLine, Response};
 
-use super::ggf::{GgfGame, MoveItem, TimeControl};
 use super::{EngineSlot, Output, Settings};
 use crate::board::{Color, Move};
 use crate::engine::{Engine, LearnError, SearchRequest};
+use crate::records::ggf::{GgfGame, MoveItem, TimeControl};
 use crate::search::time::duration_from_seconds;
 use crate::search::{Bound, Clock, Limits, SearchResult};
 
@@ -245,7 +245,7 @@ impl Session {
         let limits = Limits::depth(self.depth);
         let out = self.out.clone();
         self.slot.spawn(move |engine| {
-            let book = engine.book_choices();
+            let book = engine.book_moves();
             let mut excluded = 0u64;
             for choice in book.iter().take(n) {
                 out.line(Response::Book(book_line(choice)));
@@ -296,15 +296,15 @@ impl Session {
     }
 }
 /// A `book` line for one of the book's moves.
-fn book_line(choice: &crate::book::BookChoice) -> HintLine {
+fn book_line(choice: &crate::book::BookMove) -> HintLine {
     HintLine {
         pv: vec![choice.mv],
         eval: Eval::Value(choice.value as f64),
         games: choice.games as u64,
-        depth: if choice.level == crate::book::EXACT_LEVEL {
+        depth: if choice.depth == crate::book::EXACT_DEPTH {
             Depth::exact()
         } else {
-            Depth::plies(choice.level as u32)
+            Depth::plies(choice.depth as u32)
         },
         text: String::new(),
     }

@@ -16,7 +16,7 @@ use nom::sequence::preceded;
 use super::command::{ParseError, PingId};
 use crate::board::Move;
 use crate::board::notation::parse_transcript_moves;
-use crate::protocol::ggf::MoveItem;
+use crate::records::ggf::MoveItem;
 
 /// A value in a `search`/`book` line: discs for the side to move, or NBoard's draw-seeking /
 /// draw-avoiding pair. Iago never writes `NaN`, but reads it from other engines.

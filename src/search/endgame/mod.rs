@@ -51,7 +51,7 @@ pub struct EndgameSearch<'a, E: SearchEval + ?Sized = NoEval> {
     parallel: bool,
     /// Positions visited so far (every call of a search function counts one).
     pub nodes: u64,
-    aborted: bool,
+    stopped: bool,
     /// The evaluation that orders moves at nodes with many empties, if any.
     eval: Option<&'a E>,
 }
@@ -88,7 +88,7 @@ impl<'a> EndgameSearch<'a> {
             poll: 1,
             parallel: false,
             nodes: 0,
-            aborted: false,
+            stopped: false,
             eval: None,
         }
     }
@@ -114,7 +114,7 @@ impl<'a, E: SearchEval + ?Sized> EndgameSearch<'a, E> {
             poll: self.poll,
             parallel: self.parallel,
             nodes: self.nodes,
-            aborted: self.aborted,
+            stopped: self.stopped,
             eval,
         }
     }
@@ -126,8 +126,8 @@ impl<'a, E: SearchEval + ?Sized> EndgameSearch<'a, E> {
     }
 
     /// Whether the search was stopped.
-    pub(crate) fn aborted(&self) -> bool {
-        self.aborted
+    pub(crate) fn is_stopped(&self) -> bool {
+        self.stopped
     }
 
     /// The exact score of `board` if it lies in `(alpha, beta)`; otherwise a bound on the same
@@ -135,14 +135,14 @@ impl<'a, E: SearchEval + ?Sized> EndgameSearch<'a, E> {
     pub fn search(&mut self, board: &Board, alpha: i32, beta: i32) -> Result<i32, Stopped> {
         let n = board.empty_count();
         let score = self.dispatch(board.player, board.opponent, alpha, beta, n);
-        if self.aborted {
+        if self.stopped {
             Err(Stopped)
         } else {
             Ok(score)
         }
     }
 
-    /// The search of `(p, o)` with `n` empties in `(alpha, beta)`; check `aborted` afterwards.
+    /// The search of `(p, o)` with `n` empties in `(alpha, beta)`; check `stopped` afterwards.
     #[inline]
     pub(crate) fn dispatch(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
         if n > SHALLOW_MAX {
@@ -158,7 +158,7 @@ impl<'a, E: SearchEval + ?Sized> EndgameSearch<'a, E> {
     fn deep(&mut self, p: u64, o: u64, mut alpha: i32, mut beta: i32, n: u32) -> i32 {
         self.nodes += 1;
         if self.control.should_stop(&mut self.poll) {
-            self.aborted = true;
+            self.stopped = true;
             return 0;
         }
         let board = Board {
@@ -219,7 +219,7 @@ impl<'a, E: SearchEval + ?Sized> EndgameSearch<'a, E> {
             }
             if split {
                 let (score, sq) = self.split(p, o, alpha, &mut list.moves[1..list.len], n);
-                if self.aborted {
+                if self.stopped {
                     return 0;
                 }
                 if score > best {
@@ -232,7 +232,7 @@ impl<'a, E: SearchEval + ?Sized> EndgameSearch<'a, E> {
             let x = mv.sq as usize;
             let (cp, co) = (o ^ mv.flips, p | mv.flips | 1 << x);
             let score = self.child_score(cp, co, i == 0, (alpha, beta), n - 1);
-            if self.aborted {
+            if self.stopped {
                 return 0;
             }
             if score > best {
@@ -294,7 +294,7 @@ impl<'a, E: SearchEval + ?Sized> EndgameSearch<'a, E> {
 
     /// Searches `moves` of a null-window node `(alpha, alpha + 1)` in parallel. The first child
     /// that fails high cancels its siblings. Returns the best score (fail-soft) and its move;
-    /// sets `aborted` only when a flag above this node was set.
+    /// sets `stopped` only when a flag above this node was set.
     fn split(&mut self, p: u64, o: u64, alpha: i32, moves: &mut [Candidate], n: u32) -> (i32, u8) {
         moves.sort_unstable_by_key(|c| -c.value);
         let (tt, eval) = (self.tt, self.eval);
@@ -310,11 +310,11 @@ impl<'a, E: SearchEval + ?Sized> EndgameSearch<'a, E> {
                 -alpha,
                 n - 1,
             );
-            (score, mv.sq, sub.nodes, sub.aborted)
+            (score, mv.sq, sub.nodes, sub.stopped)
         });
         self.nodes += nodes;
         if self.control.is_set() {
-            self.aborted = true;
+            self.stopped = true;
         }
         (best, sq)
     }

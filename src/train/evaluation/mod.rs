@@ -52,11 +52,11 @@ use rayon::prelude::*;
 use crate::board::{Board, Color, Game};
 use crate::eval::pattern::{STAGE_SIZE, STAGES, TABLES, stage_empties};
 use crate::eval::{Evaluator, HandEval, PatternEval};
+use crate::records::logbook::LogbookGame;
+use crate::records::wthor::WthorGame;
 use crate::search::Scorer;
 use crate::search::tt::TranspositionTable;
 use crate::train::chunk::Record;
-use crate::train::logbook::LogbookGame;
-use crate::train::wthor::WthorGame;
 
 use fit::{Sample, export, fit, fit_size, mae, sample};
 use labels::{game_labels, label};
@@ -364,7 +364,8 @@ fn exact_report(
             || TranspositionTable::new(16),
             |tt, (b, v)| {
                 tt.clear();
-                let search = Scorer::new(tt, eval).with_level(crate::search::ProbCutLevel::new(87));
+                let search =
+                    Scorer::new(tt, eval).with_selectivity(crate::search::Selectivity::new(87));
                 (search.score(b, 8) - v).abs() as f64
             },
         )
@@ -394,7 +395,7 @@ mod tests {
 
     pub(super) fn wthor_game() -> LabelledGame {
         let bytes = include_bytes!("../../../tests/data/wthor/WTH_2022.wtb");
-        wthor_games(&crate::train::wthor::parse(bytes).unwrap(), &[])
+        wthor_games(&crate::records::wthor::parse(bytes).unwrap(), &[])
             .into_iter()
             .find(|g| g.game.is_over() && g.exact_at == Some(24))
             .expect("a finished WTHOR game")

@@ -285,7 +285,7 @@ mod tests {
     #[test]
     fn sharded_labelling_merges_into_the_cache_and_the_weights_of_one_run() {
         let wthor = |bytes: &[u8], n: usize| {
-            let mut games = wthor_games(&crate::train::wthor::parse(bytes).unwrap(), &[2023]);
+            let mut games = wthor_games(&crate::records::wthor::parse(bytes).unwrap(), &[2023]);
             games.truncate(n);
             games
         };

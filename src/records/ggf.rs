@@ -25,7 +25,7 @@ use nom::multi::many0;
 use nom::sequence::{delimited, preceded};
 use thiserror::Error;
 
-use crate::board::rules::{Goal, Opening};
+use crate::board::rules::{Goal, Setup};
 use crate::board::{Color, Game, IllegalMoveError, Move, ParseMoveError, Position, Rules, Square};
 
 /// A move with the evaluation and time a GUI or server attached to it.
@@ -127,7 +127,9 @@ impl fmt::Display for MoveItem {
     }
 }
 
-/// A clock setting: `TI[15:00]`, `TI[5:00/10/2:00]` (base / increment / grace).
+/// A game clock's setting, `TI[15:00]`, `TI[5:00/10/2:00]`: the time at the start, the time
+/// added after each move and, on GGS, a grace before a loss on time. `iago match --tc 60+0.5`
+/// sets one too. (The clock a search sees, with its time left, is [`crate::search::Clock`].)
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeControl {
     /// Time at the start.
@@ -158,20 +160,31 @@ impl TimeControl {
 }
 
 impl fmt::Display for TimeControl {
+    /// The GGF form: `5:00`, `1:00/0:00.5/0:00` (base / increment / grace).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let clock = |d: Duration| {
-            let s = d.as_secs();
-            if s >= 3600 {
-                format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
-            } else {
-                format!("{}:{:02}", s / 60, s % 60)
-            }
-        };
-        write!(f, "{}", clock(self.base))?;
+        write!(f, "{}", clock_text(self.base))?;
         if !self.increment.is_zero() || !self.grace.is_zero() {
-            write!(f, "/{}/{}", clock(self.increment), clock(self.grace))?;
+            write!(
+                f,
+                "/{}/{}",
+                clock_text(self.increment),
+                clock_text(self.grace)
+            )?;
         }
         Ok(())
+    }
+}
+
+/// `m:ss` (or `h:mm:ss`), with a fraction of a second when there is one: `5:00`, `0:00.5`.
+pub fn clock_text(d: Duration) -> String {
+    let whole = d.as_secs();
+    let fraction = format!("{:.3}", f64::from(d.subsec_nanos()) / 1e9);
+    let fraction = fraction.trim_end_matches('0').trim_end_matches('.');
+    let seconds = format!("{:02}{}", whole % 60, fraction.trim_start_matches('0'));
+    if whole >= 3600 {
+        format!("{}:{:02}:{seconds}", whole / 3600, whole / 60 % 60)
+    } else {
+        format!("{}:{seconds}", whole / 60)
     }
 }
 
@@ -389,7 +402,7 @@ impl GgfGame {
         // Othello position with an empty centre square and discs elsewhere stays Othello.
         let discs = self.start.board.player | self.start.board.opponent;
         if discs & !rules.centre() == 0 && rules.centre() & !discs != 0 {
-            rules.opening = Opening::Placement;
+            rules.setup = Setup::Placement;
         }
         rules
             .check_supported()
@@ -398,7 +411,7 @@ impl GgfGame {
     }
 
     /// Writes `rules` into the `TY` tag (replacing it, or added after the other tags). The
-    /// opening is not written: GGF tells it by the start position; neither is a disc supply.
+    /// setup is not written: GGF tells it by the start position; neither is a disc supply.
     pub fn set_rules(&mut self, rules: Rules) {
         let value = rules.ggf_type();
         match self.tags.iter_mut().find(|(n, _)| n == "TY") {
@@ -730,10 +743,10 @@ mod tests {
     fn variants_round_trip_through_ty_and_bo() {
         for size in Rules::SIZES {
             for goal in [Goal::MostDiscs, Goal::FewestDiscs] {
-                for opening in [Opening::Cross, Opening::Placement] {
+                for setup in [Setup::Cross, Setup::Placement] {
                     let rules = Rules {
                         size,
-                        opening,
+                        setup,
                         discs_per_player: None,
                         goal,
                     };
@@ -825,7 +838,7 @@ mod tests {
         let text = "(;TY[6]BO[6 ------------------------------------ *]B[C3]W[D4]B[D3];)";
         let g = GgfGame::parse(text).unwrap();
         let rules = g.rules().unwrap();
-        assert_eq!(rules.opening, Opening::Placement);
+        assert_eq!(rules.setup, Setup::Placement);
         assert_eq!(rules.size, 6);
         let game = g.game().unwrap();
         assert_eq!(game.position().black().count(), 2);
@@ -938,5 +951,8 @@ mod tests {
         assert_eq!(tc.increment, Duration::from_secs(10));
         assert_eq!(tc.grace, Duration::from_secs(120));
         assert_eq!(TimeControl::parse("0//0").unwrap().base, Duration::ZERO);
+        assert_eq!(tc.to_string(), "5:00/0:10/2:00");
+        assert_eq!(clock_text(Duration::from_secs(3725)), "1:02:05");
+        assert_eq!(clock_text(Duration::from_millis(500)), "0:00.5");
     }
 }
