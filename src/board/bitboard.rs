@@ -150,6 +150,26 @@ impl fmt::Debug for Bitboard {
     }
 }
 
+/// The four 4×4 quadrants of the 8×8 board.
+pub(crate) const QUADRANTS: [u64; 4] = [
+    0x0000_0000_0F0F_0F0F,
+    0x0000_0000_F0F0_F0F0,
+    0x0F0F_0F0F_0000_0000,
+    0xF0F0_F0F0_0000_0000,
+];
+
+/// The union of the `quadrants` (the four of [`QUADRANTS`], or a smaller board's) holding an
+/// odd number of `empties`: parity ordering plays there first, since whoever moves last in a
+/// region gains the most.
+#[inline]
+pub(crate) fn odd_quadrants(quadrants: &[u64; 4], empties: u64) -> u64 {
+    let mut odd = 0;
+    for &q in quadrants {
+        odd |= q & (((empties & q).count_ones() & 1) as u64).wrapping_neg();
+    }
+    odd
+}
+
 impl fmt::Display for Bitboard {
     /// An 8×8 grid, `X` for a member square and `-` otherwise, a1 top-left.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -188,5 +208,22 @@ mod tests {
         assert!(b.without(d3).is_empty());
         assert_eq!((b | Bitboard::CORNERS).count(), 5);
         assert_eq!(!Bitboard::FULL, Bitboard::EMPTY);
+    }
+
+    #[test]
+    fn odd_quadrants_are_those_with_an_odd_count() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..1000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let odd = odd_quadrants(&QUADRANTS, x);
+            for q in QUADRANTS {
+                let expected = if (x & q).count_ones() % 2 == 1 { q } else { 0 };
+                assert_eq!(odd & q, expected, "{x:#x}");
+            }
+        }
+        assert_eq!(odd_quadrants(&QUADRANTS, 0), 0);
+        assert_eq!(odd_quadrants(&QUADRANTS, 1), QUADRANTS[0]);
     }
 }

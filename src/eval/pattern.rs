@@ -15,6 +15,7 @@
 //! the board is transformed by the inverse symmetry and the base squares are read from it.
 
 use crate::board::Board;
+use crate::board::bitboard::QUADRANTS;
 use crate::board::movegen::{moves, potential_moves};
 use crate::board::stability::stable_discs_both;
 use crate::board::symmetry::Symmetry;
@@ -341,14 +342,6 @@ pub const fn table_offsets() -> [usize; PATTERNS.len() + 1] {
 }
 
 const OFFSETS: [usize; PATTERNS.len() + 1] = table_offsets();
-
-/// The four 4×4 quadrants.
-const QUADRANTS: [u64; 4] = [
-    0x0F0F_0F0F,
-    0xF0F0_F0F0,
-    0x0F0F_0F0F << 32,
-    0xF0F0_F0F0 << 32,
-];
 
 /// Count tables after the pattern tables, one weight per value: the mobility of each side
 /// (0-32, more counts as 32), the potential mobility of each side (0-40), the parity of the

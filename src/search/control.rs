@@ -79,6 +79,75 @@ impl<'a> Control<'a> {
     }
 }
 
+/// The positions a search thread has visited and its stop conditions, polled: one for the
+/// skeleton's searches (`search::pvs`, and a hook that searches on its own counts into it) and
+/// one for the 8x8 solver's (`search::endgame`).
+pub(crate) struct Counter<'a> {
+    control: Control<'a>,
+    poll: u32,
+    nodes: u64,
+    stopped: bool,
+}
+
+impl<'a> Counter<'a> {
+    /// No positions yet, stopped by `control`.
+    pub fn new(control: Control<'a>) -> Self {
+        Counter {
+            control,
+            poll: 1,
+            nodes: 0,
+            stopped: false,
+        }
+    }
+
+    /// Counts one position.
+    #[inline]
+    pub fn count(&mut self) {
+        self.nodes += 1;
+    }
+
+    /// Counts `nodes` positions (a sub-search's).
+    #[inline]
+    pub fn add(&mut self, nodes: u64) {
+        self.nodes += nodes;
+    }
+
+    /// Whether to stop now (a stop flag, or the deadline, read every few calls); once it says
+    /// so, the search is stopped.
+    #[inline]
+    pub fn poll_stop(&mut self) -> bool {
+        let stop = self.control.should_stop(&mut self.poll);
+        if stop {
+            self.stopped = true;
+        }
+        stop
+    }
+
+    /// Marks the search stopped (a sub-search was).
+    #[inline]
+    pub fn stop(&mut self) {
+        self.stopped = true;
+    }
+
+    /// Whether the search was stopped; its scores are then meaningless.
+    #[inline]
+    pub fn is_stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// The positions counted.
+    #[inline]
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// The stop conditions, for a sub-search.
+    #[inline]
+    pub fn control(&self) -> Control<'a> {
+        self.control
+    }
+}
+
 thread_local! {
     /// How many searches of the main line this thread is inside of (the driver's own search and
     /// the tasks of its splits): a helper search started on such a thread would stall the

@@ -11,13 +11,14 @@ use crate::board::{Bitboard, Board};
 use crate::eval::{Replies, SearchEval};
 use crate::search::SCORE_MAX;
 use crate::search::Stopped;
+use crate::search::control::Counter;
 use crate::search::endgame::{EndgameSearch, NoEval, SolveMode};
 use crate::search::params::{
     EXACT_GROWTH_PER_EMPTY, EXACT_SECONDS_AT_20, EXACT_TWO_THREAD_SPEEDUP, MIDGAME_SPLIT_MIN_DEPTH,
     ORDERING_SEARCH_FROM, ORDERING_SEARCH_WEIGHT, SELECTIVE_END_MIN_EMPTIES,
 };
 use crate::search::pvs;
-use crate::search::pvs::{Child, Counter, Generated, NodeContext, Pvs, SearchGame};
+use crate::search::pvs::{Child, Generated, NodeContext, Pvs, SearchGame};
 use crate::search::tt::TranspositionTable;
 
 const CORNERS: u64 = Bitboard::CORNERS.0;
@@ -178,7 +179,7 @@ impl<'a, E: SearchEval + ?Sized> SearchGame for Othello<'a, E> {
             ..
         } = *context;
         let score = solver.dispatch(node.board.player, node.board.opponent, alpha, beta, empties);
-        counter.add(solver.nodes);
+        counter.add(solver.nodes());
         if solver.is_stopped() {
             counter.stop();
             return Some(0);

@@ -14,7 +14,7 @@
 
 use crate::board::{Board, Move, Square};
 use crate::eval::Replies;
-use crate::search::control::{self, Control};
+use crate::search::control::{self, Control, Counter};
 use crate::search::probcut::{self, Selectivity};
 use crate::search::tt::{NO_MOVE, ScoreKind, TranspositionTable, TtData};
 use crate::search::{INF, SCORE_MAX, Stopped};
@@ -56,74 +56,6 @@ pub(crate) struct NodeContext<'t> {
     pub hash_move: u8,
     /// Whether the node may split its work over the current rayon pool.
     pub parallel: bool,
-}
-
-/// The positions a search has visited and its stop conditions: what a hook that searches on
-/// its own (the exact hand-over) counts into and polls.
-pub(crate) struct Counter<'a> {
-    control: Control<'a>,
-    poll: u32,
-    nodes: u64,
-    stopped: bool,
-}
-
-impl<'a> Counter<'a> {
-    /// No positions yet, stopped by `control`.
-    pub fn new(control: Control<'a>) -> Self {
-        Counter {
-            control,
-            poll: 1,
-            nodes: 0,
-            stopped: false,
-        }
-    }
-
-    /// Counts one position.
-    #[inline]
-    pub fn count(&mut self) {
-        self.nodes += 1;
-    }
-
-    /// Counts `nodes` positions (a sub-search's).
-    #[inline]
-    pub fn add(&mut self, nodes: u64) {
-        self.nodes += nodes;
-    }
-
-    /// Whether to stop now (a stop flag, or the deadline, read every few calls); once it says
-    /// so, the search is stopped.
-    #[inline]
-    pub fn poll_stop(&mut self) -> bool {
-        let stop = self.control.should_stop(&mut self.poll);
-        if stop {
-            self.stopped = true;
-        }
-        stop
-    }
-
-    /// Marks the search stopped (a sub-search was).
-    #[inline]
-    pub fn stop(&mut self) {
-        self.stopped = true;
-    }
-
-    /// Whether the search was stopped; its scores are then meaningless.
-    #[inline]
-    pub fn is_stopped(&self) -> bool {
-        self.stopped
-    }
-
-    /// The positions counted.
-    #[inline]
-    pub fn nodes(&self) -> u64 {
-        self.nodes
-    }
-
-    /// The stop conditions, for a sub-search.
-    #[inline]
-    pub fn control(&self) -> Control<'a> {
-        self.control
-    }
 }
 
 /// A rule set as the search sees it: positions ([`SearchGame::Node`], carrying whatever
@@ -351,7 +283,7 @@ impl<'a, G: SearchGame> Pvs<'a, G> {
             let mv = root[i];
             let child = self.game.play(node, mv.sq, &mv.mv);
             let score = self.search_move(&child, i == 0, alpha, beta, depth - 1);
-            if self.counter.stopped {
+            if self.counter.is_stopped() {
                 break;
             }
             root[i].score = score;
@@ -368,8 +300,8 @@ impl<'a, G: SearchGame> Pvs<'a, G> {
         }
         // A stopped search keeps the old order, unless a later move scored above the window's
         // bottom and so above the first move, which was searched to the end before it.
-        self.improved = self.counter.stopped && best_index > 0 && best > alpha_at_entry;
-        if !self.counter.stopped || self.improved {
+        self.improved = self.counter.is_stopped() && best_index > 0 && best > alpha_at_entry;
+        if !self.counter.is_stopped() || self.improved {
             // Best first; moves not searched after a cut-off keep their old order at the end.
             let best_move = root[best_index];
             root.copy_within(0..best_index, 1);
@@ -434,7 +366,7 @@ impl<'a, G: SearchGame> Pvs<'a, G> {
             Generated::Cut(score) => return score,
             Generated::Moves { len, best } => (len, best),
         };
-        if self.counter.stopped {
+        if self.counter.is_stopped() {
             return 0;
         }
         if len == 0 {
@@ -501,7 +433,7 @@ impl<'a, G: SearchGame> Pvs<'a, G> {
                 } else {
                     -self.pvs(&child, -SCORE_MAX, SCORE_MAX, depth)
                 };
-                if self.counter.stopped {
+                if self.counter.is_stopped() {
                     return generated;
                 }
                 c.value += weight * score;
@@ -539,7 +471,7 @@ impl<'a, G: SearchGame> Pvs<'a, G> {
             if i == 1 && self.parallel && depth >= G::SPLIT_MIN_DEPTH && moves.len() > 2 {
                 let (score, split_move) = if beta == alpha + 1 {
                     let found = self.split(node, alpha, &moves[1..], depth);
-                    if self.counter.stopped {
+                    if self.counter.is_stopped() {
                         return None;
                     }
                     found
@@ -565,7 +497,7 @@ impl<'a, G: SearchGame> Pvs<'a, G> {
             } else {
                 self.search_move(&child, i == 0, alpha, beta, depth - 1)
             };
-            if self.counter.stopped {
+            if self.counter.is_stopped() {
                 return None;
             }
             if score > best {
@@ -598,7 +530,7 @@ impl<'a, G: SearchGame> Pvs<'a, G> {
             return -self.pvs(child, -beta, -alpha, depth);
         }
         let score = -self.pvs(child, -alpha - 1, -alpha, depth);
-        if !self.counter.stopped && score > alpha && score < beta {
+        if !self.counter.is_stopped() && score > alpha && score < beta {
             return -self.pvs(child, -beta, -alpha, depth);
         }
         score
@@ -640,7 +572,7 @@ impl<'a, G: SearchGame> Pvs<'a, G> {
         let high = ((beta as f32 + t * sigma - a) / b).ceil() as i32;
         if beta < SCORE_MAX && high < SCORE_MAX {
             let score = self.pvs(node, high - 1, high, shallow);
-            if self.counter.stopped {
+            if self.counter.is_stopped() {
                 return Some(0);
             }
             if score >= high {
@@ -650,7 +582,7 @@ impl<'a, G: SearchGame> Pvs<'a, G> {
         let low = ((alpha as f32 - t * sigma - a) / b).floor() as i32;
         if alpha > -SCORE_MAX && low > -SCORE_MAX {
             let score = self.pvs(node, low, low + 1, shallow);
-            if self.counter.stopped {
+            if self.counter.is_stopped() {
                 return Some(0);
             }
             if score <= low {
@@ -684,7 +616,7 @@ impl<'a, G: SearchGame> Pvs<'a, G> {
             } else {
                 self.split(node, alpha, &rest, depth)
             };
-            if self.counter.stopped {
+            if self.counter.is_stopped() {
                 return None;
             }
             if score <= alpha || score >= beta {
@@ -698,7 +630,7 @@ impl<'a, G: SearchGame> Pvs<'a, G> {
             let c = rest.remove(j);
             let child = self.game.play(node, c.sq, &c.mv);
             let score = -self.pvs(&child, -beta, -alpha, depth - 1);
-            if self.counter.stopped {
+            if self.counter.is_stopped() {
                 return None;
             }
             if score > best {

@@ -44,14 +44,14 @@ pub(crate) fn solve_on(
     if search.is_stopped() {
         return Err(Stopped);
     }
-    let mut nodes = search.nodes;
+    let mut nodes = search.nodes();
     let (score, pv) = if wld {
         let score = 2 * raw.signum();
         (score, wld_move(rules, state, &mut search, raw.signum()))
     } else {
         (raw, exact_line(*rules, tt, stop, state, raw))
     };
-    nodes = nodes.max(search.nodes);
+    nodes = nodes.max(search.nodes());
     Ok(Solution { score, pv, nodes })
 }
 
@@ -74,7 +74,7 @@ fn solve_board<E: SearchEval + ?Sized>(
     Ok(Solution {
         score,
         pv,
-        nodes: nodes + search.nodes,
+        nodes: nodes + search.nodes(),
     })
 }
 

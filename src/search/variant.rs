@@ -16,11 +16,12 @@ use crate::board::{Bitboard, Board, Move};
 use crate::eval::Replies;
 use crate::search::INF;
 use crate::search::control::Control;
+use crate::search::control::Counter;
 use crate::search::params::{
     VARIANT_ETC_MIN, VARIANT_LOOKAHEAD_MIN, VARIANT_SHALLOW_MAX, VARIANT_SPLIT_MIN_DEPTH,
 };
 use crate::search::probcut::Selectivity;
-use crate::search::pvs::{self, Child, Counter, Generated, NodeContext, Pvs, SearchGame};
+use crate::search::pvs::{self, Child, Generated, NodeContext, Pvs, SearchGame};
 use crate::search::tt::{ScoreKind, TranspositionTable};
 
 /// Depth limit that means "to the end".
@@ -71,13 +72,7 @@ impl Geometry {
     /// The union of the quadrants holding an odd number of empties.
     #[inline]
     fn odd_quadrants(&self, empties: u64) -> u64 {
-        let mut odd = 0;
-        for q in self.quadrants {
-            if (empties & q).count_ones() & 1 == 1 {
-                odd |= q;
-            }
-        }
-        odd
+        crate::board::bitboard::odd_quadrants(&self.quadrants, empties)
     }
 }
 
@@ -437,8 +432,6 @@ impl Shallow<'_, '_, '_> {
 /// The variant search of one thread (for the solver's front end).
 pub struct VariantSearch<'a> {
     search: Pvs<'a, Variant>,
-    /// Positions visited.
-    pub nodes: u64,
 }
 
 impl<'a> VariantSearch<'a> {
@@ -452,7 +445,6 @@ impl<'a> VariantSearch<'a> {
                 false,
                 Selectivity::NONE,
             ),
-            nodes: 0,
         }
     }
 
@@ -467,12 +459,15 @@ impl<'a> VariantSearch<'a> {
         self.search.is_stopped()
     }
 
+    /// Positions visited so far.
+    pub fn nodes(&self) -> u64 {
+        self.search.nodes()
+    }
+
     /// The score of `state` for the side to move in `(alpha, beta)`, fail-soft, `depth` plies
     /// deep ([`EXACT`] or any depth ≥ the empties: exact).
     pub fn search(&mut self, state: &State, depth: u32, alpha: i32, beta: i32) -> i32 {
-        let score = self.search.pvs(state, alpha, beta, depth);
-        self.nodes = self.search.nodes();
-        score
+        self.search.pvs(state, alpha, beta, depth)
     }
 }
 

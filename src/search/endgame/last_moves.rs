@@ -5,20 +5,13 @@
 
 use super::EndgameSearch;
 use crate::board::Board;
+use crate::board::bitboard::{self, QUADRANTS};
 use crate::board::last_flip::count_last_flips;
 use crate::board::movegen::{flips, moves};
 use crate::board::stability::stable_discs;
 use crate::eval::SearchEval;
 use crate::search::params::SHALLOW_STABILITY_THRESHOLD;
 use crate::search::{INF, SCORE_MAX};
-
-/// The four 4×4 quadrants.
-const QUADRANTS: [u64; 4] = [
-    0x0000_0000_0F0F_0F0F,
-    0x0000_0000_F0F0_F0F0,
-    0x0F0F_0F0F_0000_0000,
-    0xF0F0_F0F0_0000_0000,
-];
 
 /// Squares adjacent to each square (to skip moves that cannot flip anything).
 static NEIGHBOURS: [u64; 64] = build_neighbours();
@@ -48,11 +41,7 @@ const fn build_neighbours() -> [u64; 64] {
 /// The union of the quadrants holding an odd number of empties.
 #[inline]
 pub(super) fn odd_quadrants(empties: u64) -> u64 {
-    let mut odd = 0;
-    for q in QUADRANTS {
-        odd |= q & (((empties & q).count_ones() & 1) as u64).wrapping_neg();
-    }
-    odd
+    bitboard::odd_quadrants(&QUADRANTS, empties)
 }
 
 /// The empty squares none of whose neighbours is empty: playing into a lone hole first (as
@@ -139,11 +128,11 @@ impl<E: SearchEval + ?Sized> EndgameSearch<'_, E> {
         let empties = !(p | o);
         match n {
             0 => {
-                self.nodes += 1;
+                self.counter.count();
                 final_score(p, o)
             }
             1 => {
-                self.nodes += 1;
+                self.counter.count();
                 solve_1(p, alpha, empties.trailing_zeros() as usize)
             }
             2 => {
@@ -159,12 +148,12 @@ impl<E: SearchEval + ?Sized> EndgameSearch<'_, E> {
 
     /// Two empties `x1`, `x2`.
     fn solve_2(&mut self, p: u64, o: u64, alpha: i32, beta: i32, x1: usize, x2: usize) -> i32 {
-        self.nodes += 1;
+        self.counter.count();
         let mut best = -INF;
         if NEIGHBOURS[x1] & o != 0 {
             let f = flips(p, o, x1);
             if f != 0 {
-                self.nodes += 1;
+                self.counter.count();
                 best = -solve_1(o ^ f, -beta, x2);
                 if best >= beta {
                     return best;
@@ -174,7 +163,7 @@ impl<E: SearchEval + ?Sized> EndgameSearch<'_, E> {
         if NEIGHBOURS[x2] & o != 0 {
             let f = flips(p, o, x2);
             if f != 0 {
-                self.nodes += 1;
+                self.counter.count();
                 let score = -solve_1(o ^ f, -beta, x1);
                 if score > best {
                     best = score;
@@ -189,7 +178,7 @@ impl<E: SearchEval + ?Sized> EndgameSearch<'_, E> {
         if NEIGHBOURS[x1] & p != 0 {
             let f = flips(o, p, x1);
             if f != 0 {
-                self.nodes += 1;
+                self.counter.count();
                 worst = solve_1(p ^ f, alpha, x2);
                 if worst <= alpha {
                     return worst;
@@ -199,7 +188,7 @@ impl<E: SearchEval + ?Sized> EndgameSearch<'_, E> {
         if NEIGHBOURS[x2] & p != 0 {
             let f = flips(o, p, x2);
             if f != 0 {
-                self.nodes += 1;
+                self.counter.count();
                 let score = solve_1(p ^ f, alpha, x1);
                 if score < worst {
                     worst = score;
@@ -215,7 +204,7 @@ impl<E: SearchEval + ?Sized> EndgameSearch<'_, E> {
 
     /// Three empties in parity order.
     fn solve_3(&mut self, p: u64, o: u64, alpha: i32, beta: i32, sq: [usize; 3]) -> i32 {
-        self.nodes += 1;
+        self.counter.count();
         if let Some(score) = self.moves_3(p, o, alpha, beta, sq) {
             return score;
         }
@@ -265,7 +254,7 @@ impl<E: SearchEval + ?Sized> EndgameSearch<'_, E> {
 
     /// Four empties in parity order.
     fn solve_4(&mut self, p: u64, o: u64, alpha: i32, beta: i32, sq: [usize; 4]) -> i32 {
-        self.nodes += 1;
+        self.counter.count();
         if let Some(score) = self.moves_4(p, o, alpha, beta, sq) {
             return score;
         }
@@ -316,7 +305,7 @@ impl<E: SearchEval + ?Sized> EndgameSearch<'_, E> {
 
     /// 5..=SHALLOW_MAX empties: alpha-beta with parity ordering, no hash table.
     fn shallow(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, empties: u64, n: u32) -> i32 {
-        self.nodes += 1;
+        self.counter.count();
         if alpha >= SHALLOW_STABILITY_THRESHOLD[n as usize] {
             let upper = stability_upper(p, o);
             if upper <= alpha {

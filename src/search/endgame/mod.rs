@@ -26,7 +26,7 @@ use std::sync::atomic::AtomicBool;
 use crate::board::Board;
 use crate::board::movegen::moves;
 use crate::eval::SearchEval;
-use crate::search::control::{self, Control};
+use crate::search::control::{self, Control, Counter};
 pub(crate) use crate::search::params::SHALLOW_MAX;
 use crate::search::params::{
     SELECTIVE_MOVE_MIN_DEPTH, SHARED_TT_MIN_EMPTIES, SPLIT_MIN_EMPTIES, STABILITY_THRESHOLD,
@@ -46,12 +46,10 @@ pub use crate::search::Stopped;
 /// A single-threaded exact solver over a shared transposition table.
 pub struct EndgameSearch<'a, E: SearchEval + ?Sized = NoEval> {
     pub(crate) tt: &'a TranspositionTable,
-    control: Control<'a>,
-    poll: u32,
+    /// Positions visited so far (every call of a search function counts one), and the stop
+    /// conditions.
+    counter: Counter<'a>,
     parallel: bool,
-    /// Positions visited so far (every call of a search function counts one).
-    pub nodes: u64,
-    stopped: bool,
     /// The evaluation that orders moves at nodes with many empties, if any.
     eval: Option<&'a E>,
 }
@@ -84,11 +82,8 @@ impl<'a> EndgameSearch<'a> {
     pub(crate) fn with_control(tt: &'a TranspositionTable, control: Control<'a>) -> Self {
         EndgameSearch {
             tt,
-            control,
-            poll: 1,
+            counter: Counter::new(control),
             parallel: false,
-            nodes: 0,
-            stopped: false,
             eval: None,
         }
     }
@@ -110,11 +105,8 @@ impl<'a, E: SearchEval + ?Sized> EndgameSearch<'a, E> {
     fn with_eval<F: SearchEval + ?Sized>(self, eval: Option<&'a F>) -> EndgameSearch<'a, F> {
         EndgameSearch {
             tt: self.tt,
-            control: self.control,
-            poll: self.poll,
+            counter: self.counter,
             parallel: self.parallel,
-            nodes: self.nodes,
-            stopped: self.stopped,
             eval,
         }
     }
@@ -127,7 +119,12 @@ impl<'a, E: SearchEval + ?Sized> EndgameSearch<'a, E> {
 
     /// Whether the search was stopped.
     pub(crate) fn is_stopped(&self) -> bool {
-        self.stopped
+        self.counter.is_stopped()
+    }
+
+    /// Positions visited so far (every call of a search function counts one).
+    pub fn nodes(&self) -> u64 {
+        self.counter.nodes()
     }
 
     /// The exact score of `board` if it lies in `(alpha, beta)`; otherwise a bound on the same
@@ -135,7 +132,7 @@ impl<'a, E: SearchEval + ?Sized> EndgameSearch<'a, E> {
     pub fn search(&mut self, board: &Board, alpha: i32, beta: i32) -> Result<i32, Stopped> {
         let n = board.empty_count();
         let score = self.dispatch(board.player, board.opponent, alpha, beta, n);
-        if self.stopped {
+        if self.counter.is_stopped() {
             Err(Stopped)
         } else {
             Ok(score)
@@ -156,9 +153,8 @@ impl<'a, E: SearchEval + ?Sized> EndgameSearch<'a, E> {
     /// [`SHARED_TT_MIN_EMPTIES`]), move ordering, enhanced transposition cut-offs and stability
     /// cut-offs.
     fn deep(&mut self, p: u64, o: u64, mut alpha: i32, mut beta: i32, n: u32) -> i32 {
-        self.nodes += 1;
-        if self.control.should_stop(&mut self.poll) {
-            self.stopped = true;
+        self.counter.count();
+        if self.counter.poll_stop() {
             return 0;
         }
         let board = Board {
@@ -219,7 +215,7 @@ impl<'a, E: SearchEval + ?Sized> EndgameSearch<'a, E> {
             }
             if split {
                 let (score, sq) = self.split(p, o, alpha, &mut list.moves[1..list.len], n);
-                if self.stopped {
+                if self.counter.is_stopped() {
                     return 0;
                 }
                 if score > best {
@@ -232,7 +228,7 @@ impl<'a, E: SearchEval + ?Sized> EndgameSearch<'a, E> {
             let x = mv.sq as usize;
             let (cp, co) = (o ^ mv.flips, p | mv.flips | 1 << x);
             let score = self.child_score(cp, co, i == 0, (alpha, beta), n - 1);
-            if self.stopped {
+            if self.counter.is_stopped() {
                 return 0;
             }
             if score > best {
@@ -298,7 +294,8 @@ impl<'a, E: SearchEval + ?Sized> EndgameSearch<'a, E> {
     fn split(&mut self, p: u64, o: u64, alpha: i32, moves: &mut [Candidate], n: u32) -> (i32, u8) {
         moves.sort_unstable_by_key(|c| -c.value);
         let (tt, eval) = (self.tt, self.eval);
-        let (best, sq, nodes) = control::split(&self.control, moves, alpha, -INF, |mv, control| {
+        let control = self.counter.control();
+        let (best, sq, nodes) = control::split(&control, moves, alpha, -INF, |mv, control| {
             let mut sub = EndgameSearch::with_control(tt, control)
                 .parallel()
                 .with_eval(eval);
@@ -310,11 +307,11 @@ impl<'a, E: SearchEval + ?Sized> EndgameSearch<'a, E> {
                 -alpha,
                 n - 1,
             );
-            (score, mv.sq, sub.nodes, sub.stopped)
+            (score, mv.sq, sub.nodes(), sub.is_stopped())
         });
-        self.nodes += nodes;
-        if self.control.is_set() {
-            self.stopped = true;
+        self.counter.add(nodes);
+        if control.is_set() {
+            self.counter.stop();
         }
         (best, sq)
     }
@@ -372,7 +369,7 @@ impl<E: SearchEval + ?Sized> EndgameSearch<'_, E> {
         Ok(Solution {
             score,
             pv,
-            nodes: self.nodes,
+            nodes: self.nodes(),
         })
     }
 
