@@ -1,7 +1,12 @@
 //! `Game`: a start position and the moves played from it, with passes made explicit.
 
-use super::notation::{TranscriptError, parse_transcript_moves, write_transcript};
-use super::position::{IllegalMoveError, Position};
+use std::fmt;
+
+use super::notation::{
+    ParsePositionError, TranscriptError, parse_sized_position, parse_transcript_moves,
+    write_transcript,
+};
+use super::position::{Color, IllegalMoveError, Position};
 use super::rules::{PositionError, Rules, State};
 use super::square::Move;
 
@@ -15,7 +20,66 @@ pub struct Game {
     current: State,
 }
 
+/// How a game ends: Black's final disc difference, the empty squares going to the winner (as
+/// each rule set counts them: under Anti rules the side with fewer discs wins). Written
+/// `Black wins by 8`, `White wins by 2` or `draw`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Outcome {
+    /// Black's disc difference (positive: Black won).
+    pub score_for_black: i32,
+}
+
+impl Outcome {
+    /// The outcome of a score for `color` (its disc difference): a solved position's.
+    pub fn for_color(color: Color, score: i32) -> Outcome {
+        let score_for_black = match color {
+            Color::Black => score,
+            Color::White => -score,
+        };
+        Outcome { score_for_black }
+    }
+
+    /// The winner; `None` for a draw.
+    pub fn winner(self) -> Option<Color> {
+        match self.score_for_black {
+            0 => None,
+            s if s > 0 => Some(Color::Black),
+            _ => Some(Color::White),
+        }
+    }
+
+    /// The winner's margin in discs (0 for a draw).
+    pub fn margin(self) -> u32 {
+        self.score_for_black.unsigned_abs()
+    }
+}
+
+impl fmt::Display for Outcome {
+    /// `Black wins by 8`, `White wins by 2`, `draw`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.winner() {
+            None => f.write_str("draw"),
+            Some(color) => write!(f, "{} wins by {}", color.name(), self.margin()),
+        }
+    }
+}
+
 impl Game {
+    /// The game that starts at a board string (16, 36 or 64 squares and the side to move,
+    /// `"<squares> X"`), under the rules `rules_at` gives for the board's size (e.g. the
+    /// current rules at that size, or the rules a command line names).
+    pub fn from_board<E>(
+        text: &str,
+        rules_at: impl FnOnce(u8) -> Result<Rules, E>,
+    ) -> Result<Game, E>
+    where
+        E: From<ParsePositionError> + From<PositionError>,
+    {
+        let (position, size) = parse_sized_position(text)?;
+        let rules = rules_at(size)?;
+        Ok(Game::try_from_position(rules, position)?)
+    }
+
     /// A new game under `rules` from their start.
     pub fn new(rules: Rules) -> Game {
         Game::from_state(rules, rules.start())
@@ -173,6 +237,13 @@ impl Game {
         self.rules.final_score_for_black(&self.current.position)
     }
 
+    /// How the game ended; `None` while it goes on.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.is_over().then(|| Outcome {
+            score_for_black: self.final_score_for_black(),
+        })
+    }
+
     /// The moves as a compact transcript (`f5d6c3…`), passes written as `PA` if `with_passes`.
     pub fn transcript(&self, with_passes: bool) -> String {
         write_transcript(&self.moves, with_passes)
@@ -182,7 +253,58 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::position::Color;
+
+    #[test]
+    fn outcomes_name_the_winner_and_the_margin() {
+        let black = Outcome::for_color(Color::Black, 8);
+        assert_eq!((black.winner(), black.margin()), (Some(Color::Black), 8));
+        assert_eq!(black.to_string(), "Black wins by 8");
+        assert_eq!(
+            Outcome::for_color(Color::Black, -2).to_string(),
+            "White wins by 2"
+        );
+        assert_eq!(
+            Outcome::for_color(Color::White, 2).to_string(),
+            "White wins by 2"
+        );
+        assert_eq!(Outcome::for_color(Color::White, 0).to_string(), "draw");
+        assert_eq!(Game::new(Rules::OTHELLO).outcome(), None);
+        // Anti rules: the side with fewer discs wins.
+        let anti: Rules = "4x4 anti".parse().unwrap();
+        let game = Game::from_board("XXXXXXXXXXXXOOOO O", |size| {
+            Ok::<_, Box<dyn std::error::Error>>(Rules { size, ..anti })
+        })
+        .unwrap();
+        assert_eq!(game.outcome().unwrap().to_string(), "White wins by 8");
+    }
+
+    #[test]
+    fn a_board_string_starts_a_game_at_its_size() {
+        type E = Box<dyn std::error::Error>;
+        let text = format!("{} O", "-".repeat(14) + "OX----XO" + &"-".repeat(14));
+        let game = Game::from_board(&text, |size| {
+            Ok::<_, E>(Rules {
+                size,
+                ..Rules::OTHELLO
+            })
+        })
+        .unwrap();
+        assert_eq!(
+            (game.rules().size, game.position().to_move),
+            (6, Color::White)
+        );
+        let refused = Game::from_board(&text, |size| {
+            Err::<Rules, E>(format!("no {size}x{size}").into())
+        });
+        assert_eq!(refused.unwrap_err().to_string(), "no 6x6");
+        let bad = Game::from_board("garbage X", |size| {
+            Ok::<_, E>(Rules {
+                size,
+                ..Rules::OTHELLO
+            })
+        });
+        assert!(bad.unwrap_err().to_string().contains("not a square"));
+    }
 
     /// A complete game (random play) in which two passes occur; they are not written.
     const GAME_WITH_PASSES: &str = "f5f4f3g4h5h4h3e6d7d6c6c7c8d8c4f2g3f6e2b7a6b5g7a7b8c5e7b6b4c3d2f8e8g2f1a5d3a3b3g6h7h8f7d1e3g1g8a4h1h2e1a2g5a8c1b2a1b1c2h6";

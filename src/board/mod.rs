@@ -12,7 +12,7 @@ pub(crate) mod stability;
 pub mod symmetry;
 
 pub use bitboard::Bitboard;
-pub use game::Game;
+pub use game::{Game, Outcome};
 pub use notation::{ObfEntry, parse_obf_line, parse_position, parse_sized_position};
 pub use position::{Board, Color, IllegalMoveError, Position};
 pub use rules::{Rules, State};

@@ -9,7 +9,7 @@ use thiserror::Error;
 use crate::batch::{ResultLog, Shard};
 use crate::board::notation::looks_like_board;
 use crate::board::rules::{ParseRulesError, PositionError, UnsupportedRules};
-use crate::board::{Color, Game, Move, Rules, State, parse_sized_position};
+use crate::board::{Color, Game, Move, Rules, State};
 use crate::engine::{
     BookSource, DEFAULT_HASH_MB, Engine, EngineError, EngineOptions, EvalSource, LoadError,
     default_threads,
@@ -471,9 +471,8 @@ pub(crate) fn seconds_arg(text: &str) -> Result<f64, ValueError> {
 
 /// A board string of 16, 36 or 64 squares and the side to move, under the flags' rules.
 pub(crate) fn read_board(args: &RulesArgs, input: &str) -> Result<(Rules, Game), CliError> {
-    let (position, size) = parse_sized_position(input)?;
-    let rules = args.rules_for(size)?;
-    Ok((rules, Game::try_from_position(rules, position)?))
+    let game = Game::from_board(input, |size| Ok::<_, CliError>(args.rules_for(size)?))?;
+    Ok((game.rules(), game))
 }
 
 /// A position read from the command line: a board string of 16, 36 or 64 squares and the side

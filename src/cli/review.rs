@@ -14,8 +14,8 @@ use super::args::{
 use crate::engine::{Engine, EngineOptions};
 use crate::records::{PlayedGame, read_games};
 use crate::review::{
-    MoveReview, ReviewOptions, ReviewSummary, result_text, review_game, svg::game_svg,
-    write_summary, write_table,
+    DEFAULT_DEPTH, DEFAULT_EXACT_FROM, MoveReview, ReviewOptions, ReviewSummary, result_text,
+    review_game, svg::game_svg, write_summary, write_table,
 };
 use crate::search::Selectivity;
 use crate::search::params::ANALYSIS_SELECTIVITY;
@@ -36,13 +36,13 @@ pub struct ReviewArgs {
     pub openings: Option<PathBuf>,
     /// Search depth of the positions that are not solved exactly; the played and the best move
     /// are searched at the same depth and selectivity.
-    #[arg(long, default_value_t = 14, value_name = "D",
+    #[arg(long, default_value_t = DEFAULT_DEPTH, value_name = "D",
           value_parser = clap::value_parser!(u32).range(1..=60))]
     pub depth: u32,
     /// Positions with at most E empty squares are solved exactly: about a second a move on two
     /// threads at the default (a search of D plies also solves positions of up to D × 3/2
     /// empties exactly).
-    #[arg(long, default_value_t = 20, value_name = "E",
+    #[arg(long, default_value_t = DEFAULT_EXACT_FROM, value_name = "E",
           value_parser = clap::value_parser!(u32).range(0..=60))]
     pub exact_from: u32,
     /// Threads and hash table.

@@ -53,16 +53,11 @@ pub fn run(args: &ShowArgs) -> Result<(), CliError> {
             game.transcript(true)
         )?;
     }
-    if game.is_over() {
-        let score = game.final_score_for_black();
-        let result = match score {
-            s if s > 0 => format!("Black wins by {s}"),
-            s if s < 0 => format!("White wins by {}", -s),
-            _ => "draw".to_string(),
-        };
+    if let Some(outcome) = game.outcome() {
         writeln!(
             out,
-            "Game over: {result} (Black {score:+}, empties to the winner)"
+            "Game over: {outcome} (Black {:+}, empties to the winner)",
+            outcome.score_for_black
         )?;
     } else if game.must_pass() {
         writeln!(out, "{} to move must pass", position.to_move)?;

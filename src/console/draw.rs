@@ -1,7 +1,7 @@
 //! The console's board: coordinates, discs, the legal moves and the last move marked, and
 //! beside it the counts, whose turn, the move number and who Iago plays.
 
-use crate::board::{Color, Game, Move, Rules, Square};
+use crate::board::{Color, Game, Move, Outcome, Rules, Square};
 
 /// How the board is drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -193,23 +193,19 @@ pub(crate) fn panel(style: Style, game: &Game, rules_line: bool) -> Vec<String> 
     lines
 }
 
-/// `Black wins 40-24`, `White wins 33-31`, `draw 32-32` (discs on the board; under Anti
-/// rules the side with fewer discs wins), with the empties to the winner in brackets when
-/// some squares are empty.
+/// The result of a finished game and its discs: `Black wins by 16 (40-24)`, `draw (32-32)`;
+/// `(38-24, empties to the winner)` when some squares are empty (under Anti rules the side
+/// with fewer discs wins).
 pub(crate) fn result(game: &Game) -> String {
     let position = game.position();
     let (black, white) = (position.black().count(), position.white().count());
-    let score = game.final_score_for_black();
-    let winner = match score {
-        0 => "draw".to_string(),
-        s if s > 0 => "Black wins".to_string(),
-        _ => "White wins".to_string(),
+    let outcome = Outcome {
+        score_for_black: game.final_score_for_black(),
     };
-    let empties = game.rules().empty_count(&position.board);
-    if empties > 0 {
-        format!("{winner} {black}-{white} ({score:+} for Black, empties to the winner)")
+    if game.rules().empty_count(&position.board) > 0 {
+        format!("{outcome} ({black}-{white}, empties to the winner)")
     } else {
-        format!("{winner} {black}-{white}")
+        format!("{outcome} ({black}-{white})")
     }
 }
 
@@ -278,13 +274,13 @@ mod tests {
         let (position, _) = crate::board::parse_sized_position("XXXXXXXXXXXXOOOO O").unwrap();
         let game = Game::try_from_position(rules, position).unwrap();
         assert!(game.is_over());
-        assert_eq!(result(&game), "Black wins 12-4");
+        assert_eq!(result(&game), "Black wins by 8 (12-4)");
         let (position, _) = crate::board::parse_sized_position("XXXXXXXXXX--OOOO O").unwrap();
         let game = Game::try_from_position(rules, position).unwrap();
         assert!(game.is_over());
         assert_eq!(
             result(&game),
-            "Black wins 10-4 (+8 for Black, empties to the winner)"
+            "Black wins by 8 (10-4, empties to the winner)"
         );
         assert_eq!(move_name(Move::Pass), "pass");
     }

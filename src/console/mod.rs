@@ -22,11 +22,12 @@ use command::{Command, HELP};
 use input::{Interruptible, Line};
 
 use crate::board::notation::{looks_like_board, read_text_file};
-use crate::board::{Color, Game, Move, Rules, parse_sized_position};
+use crate::board::{Color, Game, Move, Outcome, Rules};
 use crate::engine::{Engine, SearchRequest, StopHandle};
 use crate::records::ggf::GgfGame;
 use crate::records::{PlayedGame, read_games};
 use crate::review::{ReviewOptions, ReviewSummary, review_game};
+use crate::search::params::ANALYSIS_SELECTIVITY;
 use crate::search::{Bound, SearchResult, SolveMode, Source};
 
 /// How long `solve` without a time may run.
@@ -457,11 +458,7 @@ impl Console {
         match solved {
             Ok(report) => {
                 let s = &report.solution;
-                let outcome = match s.score {
-                    0 => "a draw".to_string(),
-                    x if x > 0 => format!("{} wins by {x}", to_move.name()),
-                    x => format!("{} loses by {}", to_move.name(), -x),
-                };
+                let outcome = Outcome::for_color(to_move, s.score);
                 self.say(format!(
                     "exact score {:+} for {} ({outcome}), {empties} empties; line {}",
                     s.score,
@@ -497,13 +494,13 @@ impl Console {
     /// A game from the position of `text` (16, 36 or 64 squares and the side to move), under
     /// the current rules at the position's size.
     fn position_game(&self, text: &str) -> Result<Game, String> {
-        let (position, size) = parse_sized_position(text).map_err(|e| e.to_string())?;
-        let rules = Rules {
-            size,
-            ..self.engine.rules()
-        };
-        rules.check_supported().map_err(|e| e.to_string())?;
-        Game::try_from_position(rules, position).map_err(|e| e.to_string())
+        let current = self.engine.rules();
+        Game::from_board(text, |size| -> Result<Rules, Box<dyn std::error::Error>> {
+            let rules = Rules { size, ..current };
+            rules.check_supported()?;
+            Ok(rules)
+        })
+        .map_err(|e| e.to_string())
     }
 
     /// Loads the first game (GGF, transcript) or position (OBF, board line) of a file.
@@ -598,11 +595,11 @@ impl Console {
         };
         let depth = match self.settings.level {
             Level::Depth(depth) => depth,
-            Level::Time(_) => REVIEW_DEPTH,
+            Level::Time(_) => crate::review::DEFAULT_DEPTH,
         };
         let options = ReviewOptions {
             depth,
-            exact_from: REVIEW_EXACT_FROM,
+            exact_from: crate::review::DEFAULT_EXACT_FROM,
             player: None,
             openings: Vec::new(),
         };
@@ -612,6 +609,9 @@ impl Console {
         let progress = self.settings.progress;
         let out = &mut self.out;
         let mut done = 0;
+        // At the selectivity of analysis, as `iago review`; the games go on at that of play.
+        let play = self.engine.options().selectivity;
+        self.engine.set_selectivity(ANALYSIS_SELECTIVITY);
         let reviewed = review_game(&mut self.engine, &played, 1, &options, &mut || {
             done += 1;
             if progress {
@@ -619,6 +619,7 @@ impl Console {
                     .and_then(|()| out.flush());
             }
         });
+        self.engine.set_selectivity(play);
         drop(interruptible);
         if progress {
             let _ = write!(self.out, "\r\x1b[K").and_then(|()| self.out.flush());
@@ -641,11 +642,6 @@ impl Console {
         }
     }
 }
-
-/// The depth of `review` when the level is a time.
-const REVIEW_DEPTH: u32 = 12;
-/// `review` solves positions of up to this many empties exactly.
-const REVIEW_EXACT_FROM: u32 = 18;
 
 /// Stops a generation after a time unless finished first.
 struct Deadline {

@@ -31,6 +31,15 @@ pub(crate) fn phase(empties: u32) -> usize {
         .unwrap_or(PHASES.len() - 1)
 }
 
+/// The depth of a review unless told otherwise (`iago review --depth`, the console's `review`
+/// at a time level): deep enough that the reviewer out-searches the games it judges, a game
+/// of 60 moves in about half a minute on two threads (2026-11-28-where-games-are-lost.md).
+pub(crate) const DEFAULT_DEPTH: u32 = 14;
+
+/// Positions with at most this many empties are solved exactly unless told otherwise
+/// (`--exact-from`, the console's `review`): about a second a move on two threads.
+pub(crate) const DEFAULT_EXACT_FROM: u32 = 20;
+
 /// How deep a review searches.
 #[derive(Clone, Debug)]
 pub(crate) struct ReviewOptions {
@@ -274,14 +283,8 @@ pub(crate) fn phase_name(index: usize) -> String {
 /// The result of a game for its title: `Black wins by 4`, `White wins by 10`, `draw` (the
 /// empties to the winner), or `unfinished`.
 pub(crate) fn result_text(game: &Game) -> String {
-    if !game.is_over() {
-        return "unfinished".to_string();
-    }
-    match game.final_score_for_black() {
-        0 => "draw".to_string(),
-        s if s > 0 => format!("Black wins by {s}"),
-        s => format!("White wins by {}", -s),
-    }
+    game.outcome()
+        .map_or_else(|| "unfinished".to_string(), |o| o.to_string())
 }
 
 /// The table of one game's review: a title line (players, result, moves), then a row a reviewed
