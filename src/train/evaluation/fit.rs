@@ -1,8 +1,8 @@
 //! The fit of a stage's weights: samples (feature indices and scalars), Adagrad with L2 decay,
 //! prediction, error and the export into the evaluation's tables.
 
-use super::TrainOptions;
 use super::labels::LabelKind;
+use super::options::TrainOptions;
 use super::positions::shuffle;
 use crate::board::Board;
 use crate::eval::pattern::{

@@ -3,18 +3,14 @@
 
 use rayon::prelude::*;
 
+use super::options::{GAME_VALUE_MAX_EMPTIES, LabelledGame, TrainOptions};
 use super::positions::{Entry, path};
 use super::solved_cache::SolvedCache;
 use super::solving::{solve, solve_all};
-use super::{LabelledGame, TrainOptions};
 use crate::board::{Board, Color, Position};
 use crate::eval::PatternEval;
 use crate::search::Scorer;
 use crate::search::tt::TranspositionTable;
-
-/// Positions up to this many empties are labelled by game values or the solver, the others by
-/// the bootstrapping search.
-pub(super) const GAME_VALUE_MAX_EMPTIES: u32 = 24;
 
 /// How a sample was labelled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -3,8 +3,7 @@
 
 use std::collections::HashMap;
 
-use super::labels::GAME_VALUE_MAX_EMPTIES;
-use super::{LabelledGame, TrainOptions};
+use super::options::{GAME_VALUE_MAX_EMPTIES, LabelledGame, TrainOptions};
 use crate::board::{Board, Color, Game, Move, Position};
 use crate::eval::pattern::{stage, stage_empties};
 use crate::train::chunk::Record;
