@@ -6,10 +6,11 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::args::{
-    BatchArgs, CliError, EvalArg, RulesArgs, SearchArgs, engine_error, positions_bar,
-    problem_positions, problem_state, problem_text, pv_text, rate, seconds_arg, selectivity_arg,
-    table_header,
+    CliError, EvalArg, RulesArgs, SearchArgs, engine_error, seconds_arg, selectivity_arg,
 };
+use super::batch::{BatchArgs, problem_positions};
+use super::input::{problem_state, problem_text};
+use super::output::{positions_bar, pv_text, rate, table_header};
 use crate::board::{Color, Rules, State};
 use crate::engine::{Engine, EngineOptions, SearchRequest};
 use crate::records::problems::read_problems;

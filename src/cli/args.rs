@@ -1,27 +1,17 @@
-//! What the subcommands share: the argument groups (declared once, `#[command(flatten)]`ed where
-//! used), their value parsers, and the helpers that read the inputs and write the outputs.
+//! The argument groups the subcommands share (declared once, `#[command(flatten)]`ed where
+//! used) and their value parsers; [`super::input`] reads the inputs they name, [`super::output`]
+//! writes what goes beside the results, [`super::batch`] runs a shard of a batch.
 
-use std::path::PathBuf;
-
-use serde_json::{Map, Value};
 use thiserror::Error;
 
-use crate::batch::{ResultLog, Shard};
-use crate::board::notation::looks_like_board;
-use crate::board::rules::{ParseRulesError, PositionError, UnsupportedRules};
-use crate::board::{Color, Game, Move, Rules, State};
+use crate::board::Rules;
+use crate::board::rules::{ParseRulesError, UnsupportedRules};
 use crate::engine::{
     BookSource, DEFAULT_HASH_MB, Engine, EngineError, EngineOptions, EvalSource, LoadError,
     default_threads,
 };
-use crate::records::problems::{Problem, ProblemError};
 use crate::search::Selectivity;
 use crate::search::params::PLAY_SELECTIVITY;
-
-/// FFO #40–#49, compiled in: what `iago solve` and `iago analyze` read without a file.
-pub const BUILTIN_SUITE: &str = include_str!("ffo40-49.obf");
-/// The FFO number of the first position of [`BUILTIN_SUITE`].
-pub const BUILTIN_FIRST_INDEX: usize = 40;
 
 /// An error for the user: one line, printed by `main` with a non-zero exit.
 pub type CliError = Box<dyn std::error::Error + Send + Sync>;
@@ -82,32 +72,6 @@ pub enum RulesArgError {
     },
 }
 
-/// Why a problem of a file (`solve`, `analyze`) cannot be searched.
-#[derive(Debug, Error)]
-pub enum ProblemStateError {
-    /// The line could not be read.
-    #[error(transparent)]
-    Read(#[from] ProblemError),
-    /// Its size disagrees with the flags.
-    #[error("line {line}: {error}")]
-    Rules {
-        /// The 1-based line.
-        line: usize,
-        /// Why.
-        #[source]
-        error: RulesArgError,
-    },
-    /// The position cannot occur under the rules.
-    #[error("line {line}: {error}")]
-    Position {
-        /// The 1-based line.
-        line: usize,
-        /// Why.
-        #[source]
-        error: PositionError,
-    },
-}
-
 /// Threads and hash table of a search (`solve`, `analyze` and the protocol sessions).
 #[derive(clap::Args, Debug, Clone, PartialEq, Eq)]
 pub struct SearchArgs {
@@ -147,114 +111,6 @@ pub struct ThreadsArg {
     /// Worker threads.
     #[arg(long, default_value_t = default_threads(), value_name = "N", value_parser = threads_arg)]
     pub threads: usize,
-}
-
-/// `--shard I/N` and `--out FILE` of `solve` and `analyze`: a share of the positions, their
-/// results kept (and resumed) in a file of JSON lines that `iago merge` joins (docs/batch.md).
-#[derive(clap::Args, Debug, Clone, Default, PartialEq, Eq)]
-pub struct BatchArgs {
-    /// Run only shard I of N (counted from 0): the positions whose ordinal k in the input
-    /// (from 0) has k % N == I.
-    #[arg(long, value_name = "I/N", default_value_t = Shard::ALL)]
-    pub shard: Shard,
-    /// Also write each position's result to FILE as a JSON line (the --json row and the
-    /// fields item, items, work, position); positions FILE already holds are skipped, so a
-    /// rerun of the same command resumes.
-    #[arg(long, value_name = "FILE")]
-    pub out: Option<PathBuf>,
-}
-
-impl BatchArgs {
-    /// Opens `--out` for the results of `work` (the settings that make a result) over the
-    /// items whose board strings are `positions` (`None` for a line that cannot be read), and
-    /// picks the items this process runs: the shard's, less those `--out` holds already (one
-    /// line on stderr says how many). A file of another input or other settings is refused.
-    pub(crate) fn start(
-        &self,
-        work: &str,
-        positions: &[Option<String>],
-    ) -> Result<ShardRun, CliError> {
-        let mut log = match &self.out {
-            Some(path) => {
-                check_output_dir(&path.to_string_lossy())?;
-                Some(ResultLog::open(path, work, positions.len())?)
-            }
-            None => None,
-        };
-        let mut runs = vec![false; positions.len()];
-        let mut done = Vec::new();
-        for (item, position) in positions.iter().enumerate() {
-            if !self.shard.owns(item) {
-                continue;
-            }
-            if let (Some(log), Some(position)) = (&log, position)
-                && let Some(record) = log.finished(item, position)?
-            {
-                done.push(record.json.clone());
-                continue;
-            }
-            runs[item] = true;
-        }
-        if let Some(log) = log.as_mut().filter(|_| !done.is_empty()) {
-            let left = runs.iter().filter(|&&r| r).count();
-            eprintln!(
-                "iago: {}: {} of the {} positions of shard {} are done already, skipped; {left} to run",
-                log.path().display(),
-                done.len(),
-                done.len() + left,
-                self.shard
-            );
-        }
-        Ok(ShardRun { log, runs, done })
-    }
-}
-
-/// The items one process of a batch runs, and where their results go.
-pub(crate) struct ShardRun {
-    log: Option<ResultLog>,
-    runs: Vec<bool>,
-    /// The records of the shard's items that `--out` held already (not run again).
-    pub done: Vec<Map<String, Value>>,
-}
-
-impl ShardRun {
-    /// Whether this process runs item `item` (from 0).
-    pub fn runs(&self, item: usize) -> bool {
-        self.runs[item]
-    }
-
-    /// How many items this process runs.
-    pub fn count(&self) -> usize {
-        self.runs.iter().filter(|&&r| r).count()
-    }
-
-    /// Writes the result `row` of item `item` (from 0, at `position`) to `--out`, if given.
-    pub fn record(
-        &mut self,
-        item: usize,
-        position: &str,
-        row: &impl serde::Serialize,
-    ) -> Result<(), CliError> {
-        if let Some(log) = &mut self.log {
-            log.append(item, position, row)?;
-        }
-        Ok(())
-    }
-}
-
-/// The board string of every problem (`None` where a line cannot be read): what identifies a
-/// work item of `solve` and `analyze` in a result file.
-pub(crate) fn problem_positions(
-    problems: &[Result<Problem, ProblemError>],
-    args: &RulesArgs,
-) -> Vec<Option<String>> {
-    problems
-        .iter()
-        .map(|problem| {
-            let (_, rules, state) = problem_state(problem, args).ok()?;
-            Some(rules.board_string(&state.position))
-        })
-        .collect()
 }
 
 /// `--eval FILE|hand`.
@@ -467,140 +323,4 @@ pub(crate) fn seconds_arg(text: &str) -> Result<f64, ValueError> {
         Ok(t) if t > 0.0 && t.is_finite() => Ok(t),
         _ => Err(ValueError::Seconds),
     }
-}
-
-/// A board string of 16, 36 or 64 squares and the side to move, under the flags' rules.
-pub(crate) fn read_board(args: &RulesArgs, input: &str) -> Result<(Rules, Game), CliError> {
-    let game = Game::from_board(input, |size| Ok::<_, CliError>(args.rules_for(size)?))?;
-    Ok((game.rules(), game))
-}
-
-/// A position read from the command line: a board string of 16, 36 or 64 squares and the side
-/// to move, or a transcript played from the start of the rules.
-pub(crate) fn read_position(args: &RulesArgs, input: &str) -> Result<(Rules, Game), CliError> {
-    if looks_like_board(input) {
-        read_board(args, input)
-    } else {
-        let rules = args.rules()?;
-        let mut game = Game::new(rules);
-        game.play_transcript(input)?;
-        Ok((rules, game))
-    }
-}
-
-/// The text of FILE, of stdin for `-`, or of the built-in suite without a file; and the index
-/// of its first position (40 for the built-in FFO #40-#49).
-pub(crate) fn read_input(file: Option<&str>) -> Result<(String, usize), CliError> {
-    use std::io::Read;
-    Ok(match file {
-        None => (BUILTIN_SUITE.to_string(), BUILTIN_FIRST_INDEX),
-        Some("-") => {
-            let mut bytes = Vec::new();
-            std::io::stdin().read_to_end(&mut bytes)?;
-            (
-                crate::board::notation::decode_text(bytes, "standard input"),
-                1,
-            )
-        }
-        Some(path) => (
-            crate::board::notation::read_text_file(std::path::Path::new(path))
-                .map_err(|e| format!("cannot read {path}: {e}"))?,
-            1,
-        ),
-    })
-}
-
-/// The problems to read (`solve`, `analyze`): FILE, stdin, the built-in suite, or, for a variant
-/// without a file, the variant's start position.
-pub(crate) fn problem_text(
-    file: Option<&str>,
-    args: &RulesArgs,
-    rules: &Rules,
-) -> Result<(String, usize), CliError> {
-    if file.is_none() && !args.is_default() {
-        return Ok((rules.board_string(&rules.start_position()), 1));
-    }
-    read_input(file)
-}
-
-/// A problem with its rules (`--size` must agree with the board read) and its state.
-pub(crate) fn problem_state<'a>(
-    problem: &'a Result<Problem, ProblemError>,
-    args: &RulesArgs,
-) -> Result<(&'a Problem, Rules, State), ProblemStateError> {
-    let problem = problem.as_ref().map_err(|e| e.clone())?;
-    let line = problem.line;
-    let rules = args
-        .rules_for(problem.entry.size)
-        .map_err(|error| ProblemStateError::Rules { line, error })?;
-    let state = rules
-        .state(problem.entry.position)
-        .map_err(|error| ProblemStateError::Position { line, error })?;
-    Ok((problem, rules, state))
-}
-
-/// A PV as Edax writes it: upper case for Black's moves, lower case for White's.
-pub(crate) fn pv_text(pv: &[Move], first: Color) -> String {
-    let mut color = first;
-    let mut out = Vec::with_capacity(pv.len());
-    for mv in pv {
-        out.push(match color {
-            Color::Black => mv.to_uppercase(),
-            Color::White => mv.to_string().to_lowercase(),
-        });
-        color = color.opposite();
-    }
-    out.join(" ")
-}
-
-/// Millions of nodes per second, `-` without a time.
-pub(crate) fn rate(nodes: u64, secs: f64) -> String {
-    if secs > 0.0 {
-        format!("{:.1} M", nodes as f64 / secs / 1e6)
-    } else {
-        "-".into()
-    }
-}
-
-/// Refuses an output `path` whose directory does not exist, before a long run that would
-/// otherwise fail only when it writes its result (`train`, `book build`, `book deepen`).
-pub(crate) fn check_output_dir(path: &str) -> Result<(), CliError> {
-    let dir = std::path::Path::new(path)
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty());
-    if dir.is_some_and(|d| !d.is_dir()) {
-        return Err(format!("cannot write {path}: no such directory").into());
-    }
-    Ok(())
-}
-
-/// The progress bar of a run over `count` positions: on a terminal and for more than one
-/// position only; a message the caller sets shows after the time.
-pub fn positions_bar(count: usize) -> Option<indicatif::ProgressBar> {
-    count_bar(count, "positions")
-}
-
-/// A progress bar on stderr over `count` things called `what`, when there is more than one and
-/// stderr is a terminal.
-pub fn count_bar(count: usize, what: &str) -> Option<indicatif::ProgressBar> {
-    use std::io::IsTerminal;
-    (count > 1 && std::io::stderr().is_terminal()).then(|| {
-        let bar = indicatif::ProgressBar::new(count as u64);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(&format!(
-                "{{bar:40}} {{pos}}/{{len}} {what}, {{elapsed}} {{msg}}"
-            ))
-            .expect("valid template"),
-        );
-        bar
-    })
-}
-
-/// The header of the table `solve` and `analyze` print, its fifth column named `fifth`.
-pub fn table_header(out: &mut impl std::io::Write, fifth: &str) -> std::io::Result<()> {
-    writeln!(
-        out,
-        "{:>4} {:>7} {:>4} {:>5} {:>9} {:>14} {:>10} {:>10}  pv",
-        "#", "empties", "move", "score", fifth, "nodes", "time", "nodes/s"
-    )
 }

@@ -4,7 +4,8 @@
 
 use std::io::Write;
 
-use super::args::{CliError, EvalArg, engine_error, hash_arg, rate, threads_arg};
+use super::args::{CliError, EvalArg, engine_error, hash_arg, threads_arg};
+use super::output::rate;
 use crate::board::{Board, Game, Position, Rules};
 use crate::engine::{DEFAULT_HASH_MB, Engine, EngineOptions, SearchRequest};
 use crate::search::Limits;

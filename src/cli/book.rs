@@ -6,8 +6,9 @@ use std::time::Instant;
 
 use clap::Subcommand;
 
-use super::args::{CliError, ThreadsArg, check_output_dir};
+use super::args::{CliError, ThreadsArg};
 use super::games::count_arg;
+use super::output::check_output_dir;
 use crate::batch::{ResultLog, ResultsError, Shard, merge_results};
 use crate::board::{Board, Game, Move, Position, Rules, parse_position};
 use crate::book::build::{DeepenOptions, EvalOptions};

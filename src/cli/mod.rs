@@ -6,12 +6,15 @@ use clap::{Parser, Subcommand};
 
 pub mod analyze;
 pub mod args;
+pub mod batch;
 pub mod bench;
 pub mod book;
 pub mod datagen;
 pub mod games;
+pub mod input;
 pub mod matches;
 pub mod merge;
+pub mod output;
 mod parse;
 pub mod perft;
 pub mod play;

@@ -3,7 +3,8 @@
 use std::io::Write;
 use std::time::Instant;
 
-use super::args::{CliError, RulesArgs, read_board, threads_arg};
+use super::args::{CliError, RulesArgs, threads_arg};
+use super::input::read_board;
 use crate::board::Game;
 use crate::perft::{PassRule, perft_parallel, perft_rules};
 

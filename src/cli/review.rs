@@ -7,10 +7,10 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use super::args::{
-    BatchArgs, CliError, EvalArg, RulesArgs, SearchArgs, count_bar, engine_error, read_input,
-    selectivity_arg,
-};
+use super::args::{CliError, EvalArg, RulesArgs, SearchArgs, engine_error, selectivity_arg};
+use super::batch::BatchArgs;
+use super::input::read_input;
+use super::output::count_bar;
 use crate::engine::{Engine, EngineOptions};
 use crate::records::{PlayedGame, read_games};
 use crate::review::{

@@ -2,7 +2,8 @@
 
 use std::io::Write;
 
-use super::args::{CliError, RulesArgs, read_position};
+use super::args::{CliError, RulesArgs};
+use super::input::read_position;
 use crate::board::notation::looks_like_board;
 use crate::board::{Bitboard, Color};
 

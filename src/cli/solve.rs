@@ -4,10 +4,10 @@ use std::io::Write;
 
 use serde::Serialize;
 
-use super::args::{
-    BatchArgs, CliError, RulesArgs, SearchArgs, positions_bar, problem_positions, problem_state,
-    problem_text, pv_text, rate, table_header,
-};
+use super::args::{CliError, RulesArgs, SearchArgs};
+use super::batch::{BatchArgs, problem_positions};
+use super::input::{problem_state, problem_text};
+use super::output::{positions_bar, pv_text, rate, table_header};
 use crate::engine::{Engine, EngineOptions};
 use crate::records::problems::{Problem, ProblemError, check, read_problems};
 use crate::search::endgame::{Solution, SolveMode};

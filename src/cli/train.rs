@@ -6,7 +6,8 @@ use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
-use super::args::{CliError, ThreadsArg, check_output_dir};
+use super::args::{CliError, ThreadsArg};
+use super::output::check_output_dir;
 use crate::batch::Shard;
 use crate::records::read_archives;
 use crate::train::chunk::Record;
