@@ -9,7 +9,7 @@ use std::hint::black_box;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use iago::board::movegen::flips;
 use iago::board::{Board, Move};
-use iago::eval::{Evaluator, HandEval, Kernel, PatternEval, SearchEval};
+use iago::eval::{Evaluator, HandEval, PatternEval, SearchEval};
 
 /// 1,000 positions from pseudo-random games (a fixed seed), every number of empties alike.
 fn positions() -> Vec<Board> {
@@ -69,11 +69,13 @@ fn evaluation(c: &mut Criterion) {
             sum
         })
     });
-    for (name, kernel) in [("avx2", Kernel::detect()), ("portable", Kernel::SCALAR)] {
-        if name == "avx2" && !kernel.is_avx2() {
+    for (name, eval) in [
+        ("avx2", pattern.clone()),
+        ("portable", pattern.clone().with_portable_kernel()),
+    ] {
+        if name == "avx2" && !eval.uses_avx2() {
             continue;
         }
-        let eval = pattern.clone().with_kernel(kernel);
         group.bench_function(format!("pattern update + evaluate, {name}"), |b| {
             b.iter(|| {
                 let mut sum = 0;

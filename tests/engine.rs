@@ -305,12 +305,13 @@ fn bench_node_signature_is_unchanged() {
 /// it the AVX2 kernel serves wherever the CPU has AVX2.
 #[test]
 fn the_evaluation_kernel_follows_the_environment() {
-    use iago::eval::Kernel;
+    use iago::eval::PatternEval;
     let forced = std::env::var("IAGO_EVAL_KERNEL").is_ok_and(|k| k == "scalar");
     #[cfg(target_arch = "x86_64")]
     let avx2 = std::arch::is_x86_feature_detected!("avx2");
     #[cfg(not(target_arch = "x86_64"))]
     let avx2 = false;
-    assert_eq!(Kernel::detect().is_avx2(), avx2 && !forced);
-    assert!(!Kernel::SCALAR.is_avx2());
+    let pattern = PatternEval::embedded().expect("the embedded weights");
+    assert_eq!(pattern.uses_avx2(), avx2 && !forced);
+    assert!(!pattern.with_portable_kernel().uses_avx2());
 }

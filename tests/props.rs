@@ -208,11 +208,11 @@ proptest! {
 
 /// The embedded weights, once per test process, with each kernel.
 fn pattern_evals() -> &'static [iago::eval::PatternEval; 2] {
-    use iago::eval::{Kernel, PatternEval};
+    use iago::eval::PatternEval;
     static EVALS: std::sync::OnceLock<[PatternEval; 2]> = std::sync::OnceLock::new();
     EVALS.get_or_init(|| {
         let fast = PatternEval::embedded().expect("the embedded weights");
-        let portable = fast.clone().with_kernel(Kernel::SCALAR);
+        let portable = fast.clone().with_portable_kernel();
         [fast, portable]
     })
 }

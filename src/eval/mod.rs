@@ -10,7 +10,7 @@ mod hand;
 pub(crate) mod pattern;
 mod weights;
 
-pub use features::{Kernel, PatternState};
+pub(crate) use features::PatternState;
 pub use hand::HandEval;
 pub(crate) use weights::SCALE;
 pub use weights::{PatternEval, WeightsError};

@@ -252,16 +252,22 @@ impl PatternEval {
         }
     }
 
-    /// This evaluation with its incremental state updated by `kernel` ([`Kernel::SCALAR`] on any
-    /// CPU, or what [`Kernel::detect`] found).
-    pub fn with_kernel(mut self, kernel: Kernel) -> PatternEval {
-        self.kernel = kernel;
+    /// This evaluation with its incremental state updated by the portable kernel on any CPU
+    /// (what a test of the portable path and the benchmark of both kernels take).
+    pub fn with_portable_kernel(mut self) -> PatternEval {
+        self.kernel = Kernel::SCALAR;
         self
+    }
+
+    /// Whether the incremental state is updated by the AVX2 kernel (the CPU has AVX2 and
+    /// `IAGO_EVAL_KERNEL` is not `scalar`).
+    pub fn uses_avx2(&self) -> bool {
+        self.kernel.is_avx2()
     }
 
     /// How the incremental state is updated.
     #[inline]
-    pub fn kernel(&self) -> Kernel {
+    pub(crate) fn kernel(&self) -> Kernel {
         self.kernel
     }
 
