@@ -14,6 +14,14 @@ use rexpect::session::{PtySession, spawn_with_options};
 
 const PROMPT: &str = "iago> ";
 
+/// A state directory of the test's own (`XDG_STATE_HOME`), so that no test writes the
+/// history of the person who runs the tests.
+fn state_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("iago-console-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 /// `iago ARGS` on a pseudo-terminal, as from an xterm; escape codes stripped unless `raw`.
 fn terminal(args: &[&str], env: &[(&str, &str)], raw: bool) -> PtySession {
     let mut command = Command::new(env!("CARGO_BIN_EXE_iago"));
@@ -21,6 +29,7 @@ fn terminal(args: &[&str], env: &[(&str, &str)], raw: bool) -> PtySession {
         .args(args)
         .env("TERM", "xterm")
         .env_remove("NO_COLOR")
+        .env("XDG_STATE_HOME", state_dir("shared"))
         .env("RUST_LOG", "off");
     for (key, value) in env {
         command.env(key, value);
@@ -335,6 +344,61 @@ fn illegal_moves_and_garbage_are_one_line_each_and_change_nothing() {
     assert!(screen.iter().any(|l| l.contains("move 1, Black to move")));
     p.send_control('d').unwrap();
     p.exp_eof().expect("Ctrl-D ends the console");
+}
+
+/// The lines typed are kept in the state directory and come back, with the arrow keys, in the
+/// next session.
+#[test]
+fn the_history_outlives_the_session() {
+    let dir = state_dir("history");
+    let _ = std::fs::remove_file(dir.join("iago").join("history"));
+    let env = [("XDG_STATE_HOME", dir.to_str().unwrap())];
+    let args = [
+        "play",
+        "--threads",
+        "1",
+        "--hash",
+        "16",
+        "--ascii",
+        "--mode",
+        "neither",
+    ];
+    let mut p = terminal(&args, &env, false);
+    until_prompt(&mut p);
+    send(&mut p, "level 7");
+    p.exp_string("level depth 7").unwrap();
+    until_prompt(&mut p);
+    send(&mut p, "quit");
+    p.exp_eof().unwrap();
+    let text = std::fs::read_to_string(dir.join("iago").join("history")).unwrap();
+    assert_eq!(
+        text.lines().collect::<Vec<_>>(),
+        ["level 7", "quit"],
+        "{text}"
+    );
+
+    let mut p = terminal(&args, &env, false);
+    until_prompt(&mut p);
+    // Up twice: `quit`, then `level 7`.
+    p.send("\x1b[A\x1b[A").unwrap();
+    send(&mut p, "");
+    p.exp_string("level depth 7").unwrap();
+    until_prompt(&mut p);
+    send(&mut p, "quit");
+    p.exp_eof().unwrap();
+}
+
+/// Plain `iago` at a terminal takes the rules like `iago play`.
+#[test]
+fn plain_iago_at_a_terminal_takes_the_rules() {
+    let mut p = terminal(&["--threads", "1", "--rules", "6x6 anti"], &[], false);
+    let screen = until_prompt(&mut p);
+    assert!(
+        screen.iter().any(|l| l.contains("rules: 6x6 anti")),
+        "{screen:#?}"
+    );
+    send(&mut p, "quit");
+    p.exp_eof().unwrap();
 }
 
 #[test]

@@ -27,7 +27,7 @@ pub mod tournament;
 pub mod train;
 
 pub use args::CliError;
-use args::EngineArgs;
+use args::{EngineArgs, RulesArgs};
 pub use parse::parse;
 
 /// Iago, an Othello engine.
@@ -43,6 +43,10 @@ pub struct Cli {
     /// before a subcommand, they count for it (one it does not take is an error).
     #[command(flatten)]
     pub engine: EngineArgs,
+    /// The rule set of the console (plain `iago` at a terminal); a protocol session takes its
+    /// rules from the client.
+    #[command(flatten)]
+    pub rules: RulesArgs,
 }
 
 /// The subcommands.
@@ -100,7 +104,14 @@ pub enum Command {
 pub fn run(cli: Cli) -> Result<(), CliError> {
     let Some(command) = cli.command else {
         if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
-            return play::run(&play::PlayArgs::at_terminal(cli.engine));
+            return play::run(&play::PlayArgs::at_terminal(cli.engine, cli.rules));
+        }
+        if !cli.rules.is_default() {
+            return Err(
+                "--rules, --discs and --size are for the console (plain iago at a \
+                        terminal, iago play); a protocol session takes the rules its client sets"
+                    .into(),
+            );
         }
         return protocol::run(cli.engine, None);
     };

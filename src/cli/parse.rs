@@ -274,10 +274,11 @@ mod tests {
                     .chain(rest.iter())
                     .copied()
                     .collect();
+                // After the subcommand's name (at the very end, `show`'s words would take it).
                 let last: Vec<&str> = sub
                     .iter()
-                    .chain(rest.iter())
                     .chain(&option)
+                    .chain(rest.iter())
                     .copied()
                     .collect();
                 let takes = leaf.get_arguments().any(|a| a.get_long() == Some(long));

@@ -24,11 +24,11 @@ pub struct PlayArgs {
 }
 
 impl PlayArgs {
-    /// The console of plain `iago` at a terminal: the engine's options, standard Othello.
-    pub fn at_terminal(engine: EngineArgs) -> PlayArgs {
+    /// The console of plain `iago` at a terminal: the engine's options and the rules given.
+    pub fn at_terminal(engine: EngineArgs, rules: RulesArgs) -> PlayArgs {
         PlayArgs {
             engine,
-            rules: RulesArgs::default(),
+            rules,
             ascii: false,
             mode: Mode::White,
         }
