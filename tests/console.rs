@@ -250,6 +250,40 @@ fn solve_at_14_empties_gives_the_exact_score() {
     assert!(line.contains("14 empties"), "{line}");
 }
 
+/// A deep solve shows its progress on a line of its own, redrawn while it runs (the iteration,
+/// the nodes, the time), and Ctrl-C stops it.
+#[test]
+fn a_deep_solve_shows_its_progress() {
+    let game = common::random_game(Rules::OTHELLO, 32, 7);
+    assert!(!game.is_over() && !game.must_pass());
+    let board = Rules::OTHELLO.board_string(&game.position());
+    let mut p = console(&["--mode", "neither"]);
+    until_prompt(&mut p);
+    send(&mut p, &format!("board {board}"));
+    until_prompt(&mut p);
+    send(&mut p, "solve");
+    let empties = Rules::OTHELLO.empty_count(&game.position().board);
+    p.exp_string(&format!("solving {empties} empties (at most 60 s"))
+        .unwrap();
+    // Two redraws: the nodes grow.
+    let nodes = |p: &mut PtySession| -> f64 {
+        let (_, text) = p
+            .exp_regex(r"solving \d+ empties: (exact|\d+@\d+%), [0-9.]+ M nodes, [0-9.]+ s")
+            .expect("a progress line");
+        let m = text.split(": ").nth(1).unwrap().split(", ").nth(1).unwrap();
+        m.trim_end_matches(" M nodes").parse().unwrap()
+    };
+    let first = nodes(&mut p);
+    let second = nodes(&mut p);
+    assert!(second > first, "{first} then {second}");
+    p.send_control('c').unwrap();
+    p.exp_string("Stopped: the position is not solved.")
+        .unwrap();
+    until_prompt(&mut p);
+    send(&mut p, "quit");
+    p.exp_eof().unwrap();
+}
+
 /// Types Ctrl-C and times the prompt's return, polling the screen every millisecond.
 fn interrupt_and_time(p: &mut PtySession) -> (Duration, String) {
     p.send_control('c').unwrap();

@@ -22,13 +22,14 @@ use command::{Command, HELP};
 use input::{Interruptible, Line};
 
 use crate::board::notation::{looks_like_board, read_text_file};
-use crate::board::{Color, Game, Move, Outcome, Rules};
+use crate::board::{Color, Game, Move, Outcome, Rules, State};
 use crate::engine::{Engine, SearchRequest, StopHandle};
 use crate::records::ggf::GgfGame;
 use crate::records::{PlayedGame, read_games};
 use crate::review::{ReviewOptions, ReviewSummary, review_game};
 use crate::search::params::ANALYSIS_SELECTIVITY;
-use crate::search::{Bound, SearchResult, SolveMode, Source};
+use crate::search::solve::SolveReport;
+use crate::search::{Bound, Progress, SearchResult, SolveMode, Source, Stopped};
 
 /// How long `solve` without a time may run.
 const SOLVE_TIME: Duration = Duration::from_secs(60);
@@ -438,23 +439,16 @@ impl Console {
         let (rules, state) = (game.rules(), game.state());
         let empties = rules.empty_count(&state.position.board);
         let to_move = state.position.to_move;
-        if self.settings.progress {
-            let _ = write!(
-                self.out,
-                "solving {empties} empties (at most {} s; Ctrl-C stops)...",
-                limit.as_secs_f64()
-            )
-            .and_then(|()| self.out.flush());
-        }
         let stop = self.engine.stop_handle();
         let interruptible = Interruptible::new(stop.clone());
         let deadline = Deadline::start(stop, limit);
-        let solved = self.engine.solve(rules, &state, SolveMode::Exact);
+        let solved = if self.settings.progress {
+            self.solve_showing_progress(rules, &state, empties, limit)
+        } else {
+            self.engine.solve(rules, &state, SolveMode::Exact)
+        };
         let timed_out = deadline.finish();
         drop(interruptible);
-        if self.settings.progress {
-            let _ = write!(self.out, "\r\x1b[K").and_then(|()| self.out.flush());
-        }
         match solved {
             Ok(report) => {
                 let s = &report.solution;
@@ -477,6 +471,48 @@ impl Console {
             )),
             Err(_) => self.say("Stopped: the position is not solved."),
         }
+    }
+
+    /// Solves `state` (with `empties` empty squares) on a thread of its own while a line shows
+    /// its progress, redrawn every [`PROGRESS_EVERY`]: the iteration, the nodes and the time.
+    fn solve_showing_progress(
+        &mut self,
+        rules: Rules,
+        state: &State,
+        empties: u32,
+        limit: Duration,
+    ) -> Result<SolveReport, Stopped> {
+        let progress = Progress::new();
+        let start = Instant::now();
+        let (engine, out) = (&mut self.engine, &mut self.out);
+        let show = |out: &mut Box<dyn Write + Send>, text: String| {
+            // Best effort: the line is redrawn at the next tick.
+            let _ = write!(out, "\r\x1b[K{text}").and_then(|()| out.flush());
+        };
+        show(
+            out,
+            format!(
+                "solving {empties} empties (at most {} s; Ctrl-C stops)...",
+                limit.as_secs_f64()
+            ),
+        );
+        let solved = std::thread::scope(|scope| {
+            let (done, finished) = channel::<()>();
+            let solving = scope.spawn(|| {
+                let solved = engine.solve_watched(rules, state, SolveMode::Exact, &progress);
+                drop(done);
+                solved
+            });
+            while finished.recv_timeout(PROGRESS_EVERY) == Err(RecvTimeoutError::Timeout) {
+                show(
+                    out,
+                    solve_progress_line(empties, &progress, start.elapsed()),
+                );
+            }
+            solving.join().expect("the solve does not panic")
+        });
+        show(out, String::new());
+        solved
     }
 
     /// Sets up a position: a board string and the side to move.
@@ -709,6 +745,25 @@ fn line(pv: &[Move], most: usize) -> String {
         text.push("...".into());
     }
     text.join(" ")
+}
+
+/// How often the line of a running solve is redrawn.
+const PROGRESS_EVERY: Duration = Duration::from_millis(500);
+
+/// A solve's progress in one line of at most 78 characters: `solving 26 empties: 18@87%,
+/// 35.2 M nodes, 2.0 s`, the iteration `exact` once the exact search runs.
+fn solve_progress_line(empties: u32, progress: &Progress, elapsed: Duration) -> String {
+    let iteration = match progress.iteration() {
+        Some((_, s)) if !s.is_selective() => "exact".to_string(),
+        Some((depth, s)) => format!("{depth}@{}%", s.percent()),
+        None => "starting".to_string(),
+    };
+    let text = format!(
+        "solving {empties} empties: {iteration}, {:.1} M nodes, {:.1} s (Ctrl-C stops)",
+        progress.nodes() as f64 / 1e6,
+        elapsed.as_secs_f64()
+    );
+    text.chars().take(78).collect()
 }
 
 /// A search's progress in one line of at most 78 characters.

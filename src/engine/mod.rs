@@ -11,6 +11,7 @@ use crate::board::{Board, Color, Game, IllegalMoveError, Move, Rules, State};
 use crate::book::{Book, BookMove};
 use crate::eval::Evaluation;
 use crate::search::Selectivity;
+use crate::search::control::{Control, Progress};
 use crate::search::driver::{Drive, MAX_DEPTH};
 use crate::search::endgame::{SolveMode, Stopped};
 use crate::search::midgame::{Othello, exact_seconds};
@@ -353,12 +354,40 @@ impl Engine {
         state: &State,
         mode: SolveMode,
     ) -> Result<SolveReport, Stopped> {
+        self.solve_with(rules, state, mode, None)
+    }
+
+    /// [`Engine::solve`], keeping `progress` up to date for another thread to show: the nodes
+    /// visited and the iteration under way (the pre-searches' depth and selectivity, then the
+    /// exact search).
+    pub fn solve_watched(
+        &mut self,
+        rules: Rules,
+        state: &State,
+        mode: SolveMode,
+        progress: &Progress,
+    ) -> Result<SolveReport, Stopped> {
+        self.solve_with(rules, state, mode, Some(progress))
+    }
+
+    fn solve_with(
+        &mut self,
+        rules: Rules,
+        state: &State,
+        mode: SolveMode,
+        progress: Option<&Progress>,
+    ) -> Result<SolveReport, Stopped> {
         self.clear_hash();
-        let (tt, evaluator, stop) = (&self.tt, &self.evaluator, &*self.stop);
+        let (tt, evaluator) = (&self.tt, &self.evaluator);
+        let control = Control::new(&self.stop, None);
+        let control = match progress {
+            Some(progress) => control.watched(progress),
+            None => control,
+        };
         let start = Instant::now();
-        let solution = self
-            .pool
-            .install(|| crate::search::solve::solve_on(tt, evaluator, stop, &rules, state, mode))?;
+        let solution = self.pool.install(|| {
+            crate::search::solve::solve_on(tt, evaluator, control, &rules, state, mode)
+        })?;
         Ok(SolveReport {
             solution,
             elapsed: start.elapsed(),

@@ -1,10 +1,47 @@
 //! Stop conditions shared by every thread of one search: a stop flag that a GUI or the clock
-//! sets, a deadline, and one flag per parallel split (set when a sibling cuts off).
+//! sets, a deadline, and one flag per parallel split (set when a sibling cuts off); the node
+//! counter that polls them; and the progress a long search shows to another thread.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::time::Instant;
 
+use crate::search::Selectivity;
 use crate::search::params::POLL_INTERVAL;
+
+/// What a running search has done so far, for a progress display on another thread (the
+/// console's line during a deep solve): the positions visited, which every search thread adds
+/// to every few hundred of its deep nodes, and the iteration under way.
+#[derive(Debug, Default)]
+pub struct Progress {
+    nodes: AtomicU64,
+    /// The iteration: 0 before the first, else `depth << 8 | selectivity rank + 1`.
+    iteration: AtomicU32,
+}
+
+impl Progress {
+    /// A progress with nothing done yet.
+    pub fn new() -> Progress {
+        Progress::default()
+    }
+
+    /// The positions visited so far (a little behind the search's own count).
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Relaxed)
+    }
+
+    /// The iteration under way: its depth (the empties for a search to the end) and its
+    /// selectivity ([`Selectivity::NONE`] for an exact one); `None` before the first.
+    pub fn iteration(&self) -> Option<(u32, Selectivity)> {
+        let code = self.iteration.load(Relaxed);
+        (code != 0).then(|| (code >> 8, Selectivity::from_rank((code & 0xFF) as u8 - 1)))
+    }
+
+    /// Starts an iteration of `depth` at `selectivity`.
+    pub(crate) fn enter(&self, depth: u32, selectivity: Selectivity) {
+        self.iteration
+            .store(depth << 8 | (u32::from(selectivity.rank()) + 1), Relaxed);
+    }
+}
 
 /// The stop conditions of one search thread. `Copy`: each parallel task carries its own.
 #[derive(Clone, Copy)]
@@ -13,6 +50,7 @@ pub(crate) struct Control<'a> {
     parent: Option<&'a Control<'a>>,
     stop: &'a AtomicBool,
     deadline: Option<Instant>,
+    progress: Option<&'a Progress>,
 }
 
 impl<'a> Control<'a> {
@@ -23,7 +61,26 @@ impl<'a> Control<'a> {
             parent: None,
             stop,
             deadline,
+            progress: None,
         }
+    }
+
+    /// These conditions, the searches under them adding their nodes to `progress`.
+    pub(crate) fn watched(self, progress: &'a Progress) -> Self {
+        Control {
+            progress: Some(progress),
+            ..self
+        }
+    }
+
+    /// The progress the searches under these conditions report to, if any.
+    pub(crate) fn progress(&self) -> Option<&'a Progress> {
+        self.progress
+    }
+
+    /// The stop flag of the whole search (what a deadline sets).
+    pub(crate) fn stop_flag(&self) -> &'a AtomicBool {
+        self.stop
     }
 
     /// Conditions under these ones with a flag and a deadline of their own: the deadline sets
@@ -38,6 +95,7 @@ impl<'a> Control<'a> {
             parent: Some(self),
             stop: flag,
             deadline,
+            progress: self.progress,
         }
     }
 
@@ -49,6 +107,7 @@ impl<'a> Control<'a> {
             parent: Some(self),
             stop: self.stop,
             deadline: self.deadline,
+            progress: self.progress,
         }
     }
 
@@ -58,18 +117,24 @@ impl<'a> Control<'a> {
         self.flag.load(Relaxed) || self.parent.is_some_and(|p| p.is_set())
     }
 
-    /// Whether to stop now; reads the clock every [`POLL_INTERVAL`] calls (`poll` counts them
-    /// down) and sets the stop flag once the deadline has passed.
+    /// Whether to stop now. Every [`POLL_INTERVAL`] calls (`poll` counts them down) of a
+    /// search with a deadline or a progress, it reads the clock, setting the stop flag once the
+    /// deadline has passed, and adds the `nodes` counted since the last time (`reported` of
+    /// them were) to the progress.
     #[inline]
-    pub(crate) fn should_stop(&self, poll: &mut u32) -> bool {
+    pub(crate) fn should_stop(&self, poll: &mut u32, nodes: u64, reported: &mut u64) -> bool {
         if self.is_set() {
             return true;
         }
-        if let Some(deadline) = self.deadline {
+        if self.deadline.is_some() || self.progress.is_some() {
             *poll = poll.wrapping_sub(1);
             if *poll == 0 || *poll > POLL_INTERVAL {
                 *poll = POLL_INTERVAL;
-                if Instant::now() >= deadline {
+                if let Some(progress) = self.progress {
+                    progress.nodes.fetch_add(nodes - *reported, Relaxed);
+                    *reported = nodes;
+                }
+                if self.deadline.is_some_and(|d| Instant::now() >= d) {
                     self.stop.store(true, Relaxed);
                     return true;
                 }
@@ -86,6 +151,8 @@ pub(crate) struct Counter<'a> {
     control: Control<'a>,
     poll: u32,
     nodes: u64,
+    /// The nodes counted into the progress (or counted there by a sub-search).
+    reported: u64,
     stopped: bool,
 }
 
@@ -96,6 +163,7 @@ impl<'a> Counter<'a> {
             control,
             poll: 1,
             nodes: 0,
+            reported: 0,
             stopped: false,
         }
     }
@@ -106,17 +174,20 @@ impl<'a> Counter<'a> {
         self.nodes += 1;
     }
 
-    /// Counts `nodes` positions (a sub-search's).
+    /// Counts `nodes` positions (a sub-search's, which reported them to the progress itself).
     #[inline]
     pub fn add(&mut self, nodes: u64) {
         self.nodes += nodes;
+        self.reported += nodes;
     }
 
     /// Whether to stop now (a stop flag, or the deadline, read every few calls); once it says
     /// so, the search is stopped.
     #[inline]
     pub fn poll_stop(&mut self) -> bool {
-        let stop = self.control.should_stop(&mut self.poll);
+        let stop = self
+            .control
+            .should_stop(&mut self.poll, self.nodes, &mut self.reported);
         if stop {
             self.stopped = true;
         }
@@ -257,19 +328,19 @@ mod tests {
         let control = Control::new(&stop, None);
         let cut = AtomicBool::new(false);
         let child = control.split(&cut);
-        let mut poll = 1;
-        assert!(!child.should_stop(&mut poll));
+        let (mut poll, mut reported) = (1, 0);
+        assert!(!child.should_stop(&mut poll, 0, &mut reported));
         cut.store(true, Relaxed);
         assert!(child.is_set() && !control.is_set());
         let past = Control::new(&stop, Some(Instant::now() - Duration::from_millis(1)));
-        assert!(past.should_stop(&mut poll));
+        assert!(past.should_stop(&mut poll, 0, &mut reported));
         assert!(stop.load(Relaxed), "the deadline sets the stop flag");
         let user = AtomicBool::new(false);
         let outer = Control::new(&user, None);
         let local = AtomicBool::new(false);
         let inner = outer.nested(&local, Some(Instant::now() - Duration::from_millis(1)));
         let mut poll = 1;
-        assert!(inner.should_stop(&mut poll));
+        assert!(inner.should_stop(&mut poll, 0, &mut reported));
         assert!(
             local.load(Relaxed) && !user.load(Relaxed),
             "a nested deadline ends only its search"
@@ -280,5 +351,49 @@ mod tests {
             outer.nested(&local, None).is_set(),
             "a stop from above reaches the nested search"
         );
+    }
+
+    /// A watched search adds its nodes to the progress every [`POLL_INTERVAL`] polls, its
+    /// splits' tasks theirs; what a sub-search reported is not counted twice.
+    #[test]
+    fn a_watched_search_reports_its_nodes() {
+        let stop = AtomicBool::new(false);
+        let progress = Progress::new();
+        assert_eq!((progress.nodes(), progress.iteration()), (0, None));
+        let control = Control::new(&stop, None).watched(&progress);
+        let p = u64::from(POLL_INTERVAL);
+        // Reports at the first poll and every POLL_INTERVAL polls after it.
+        let mut counter = Counter::new(control);
+        for _ in 0..=POLL_INTERVAL {
+            counter.count();
+            counter.count();
+            assert!(!counter.poll_stop());
+        }
+        assert_eq!(progress.nodes(), 2 * (p + 1));
+        let cut = AtomicBool::new(false);
+        let mut task = Counter::new(control.split(&cut));
+        for _ in 0..=POLL_INTERVAL {
+            task.count();
+            task.poll_stop();
+        }
+        assert_eq!(progress.nodes(), 3 * (p + 1));
+        counter.add(task.nodes());
+        for _ in 0..3 {
+            counter.count();
+        }
+        for _ in 0..POLL_INTERVAL {
+            counter.poll_stop();
+        }
+        assert_eq!(progress.nodes(), 3 * (p + 1) + 3, "the task's nodes once");
+        progress.enter(22, Selectivity::NONE);
+        assert_eq!(progress.iteration(), Some((22, Selectivity::NONE)));
+        // Unwatched: no report.
+        let quiet = Progress::new();
+        let mut counter = Counter::new(Control::new(&stop, None));
+        for _ in 0..=POLL_INTERVAL {
+            counter.count();
+            counter.poll_stop();
+        }
+        assert_eq!(quiet.nodes(), 0);
     }
 }

@@ -550,6 +550,9 @@ fn presearch<G: SearchGame>(
             break;
         }
         let start = Instant::now();
+        if let Some(progress) = control.progress() {
+            progress.enter(depth, selectivity);
+        }
         let mut search = Pvs::new(tt, game, control, true, selectivity);
         let score = aspiration(&mut search, node, root, depth, guess, false);
         nodes += search.nodes();
@@ -582,13 +585,12 @@ fn presearch<G: SearchGame>(
 pub(crate) fn presearched_solve<E: SearchEval + ?Sized>(
     tt: &TranspositionTable,
     eval: &E,
-    stop: &AtomicBool,
+    control: Control<'_>,
     board: &Board,
     alpha: i32,
     beta: i32,
 ) -> (Option<i32>, u64) {
     let empties = board.empty_count();
-    let control = Control::new(stop, None);
     let game = Othello::new(eval);
     let node = game.node(board);
     let mut root = RootMove::list(&game, &node, u64::MAX);
@@ -598,6 +600,9 @@ pub(crate) fn presearched_solve<E: SearchEval + ?Sized>(
     let Ok(guess) = pre.guess else {
         return (None, nodes);
     };
+    if let Some(progress) = control.progress() {
+        progress.enter(empties, Selectivity::NONE);
+    }
     let mut search = Pvs::new(tt, game, control, true, Selectivity::NONE);
     let score = if alpha <= -SCORE_MAX && beta >= SCORE_MAX {
         aspiration(&mut search, &node, &mut root, empties, guess, true)

@@ -24,6 +24,7 @@ pub(crate) mod variant;
 pub use probcut::{ParseSelectivityError, Selectivity};
 pub(crate) use scorer::Scorer;
 
+pub use control::Progress;
 pub use endgame::{Solution, SolveMode};
 pub use tt::TableError;
 

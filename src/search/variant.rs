@@ -436,15 +436,19 @@ pub struct VariantSearch<'a> {
 
 impl<'a> VariantSearch<'a> {
     /// A search stopped by `stop`.
+    #[cfg(test)]
     pub fn new(rules: Rules, tt: &'a TranspositionTable, stop: &'a AtomicBool) -> Self {
+        VariantSearch::with_control(rules, tt, Control::new(stop, None))
+    }
+
+    /// A search under `control`.
+    pub(crate) fn with_control(
+        rules: Rules,
+        tt: &'a TranspositionTable,
+        control: Control<'a>,
+    ) -> Self {
         VariantSearch {
-            search: Pvs::new(
-                tt,
-                Variant::new(rules),
-                Control::new(stop, None),
-                false,
-                Selectivity::NONE,
-            ),
+            search: Pvs::new(tt, Variant::new(rules), control, false, Selectivity::NONE),
         }
     }
 

@@ -87,12 +87,6 @@ impl<'a> EndgameSearch<'a> {
             eval: None,
         }
     }
-
-    /// A solver that splits its work over the threads of the current rayon pool (call it inside
-    /// `ThreadPool::install`). Scores are the same as with one thread; node counts differ.
-    pub fn new_parallel(tt: &'a TranspositionTable, stop: &'a AtomicBool) -> Self {
-        EndgameSearch::new(tt, stop).parallel()
-    }
 }
 
 impl<'a, E: SearchEval + ?Sized> EndgameSearch<'a, E> {
