@@ -11,7 +11,6 @@ use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
-use super::MatchError;
 use super::player::{Failure, MoveRequest, Player, Reply};
 use super::spec::{ExternalOptions, GameLimits};
 use crate::board::{Game, Move, Rules};
@@ -210,13 +209,8 @@ impl Drop for Process {
 
 /// Checks that the program can be started at all (then stops it): a missing program or
 /// working directory is an error before the match, not a forfeit in every game.
-pub fn check_startable(options: &ExternalOptions, name: &str) -> Result<(), MatchError> {
-    Process::spawn(options, name)
-        .map(drop)
-        .map_err(|error| MatchError::Start {
-            name: name.to_string(),
-            error,
-        })
+pub fn check_startable(options: &ExternalOptions, name: &str) -> Result<(), StartError> {
+    Process::spawn(options, name).map(drop)
 }
 
 /// Passes `result` on; after a failure the process is dropped (killed): whatever state it is

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use super::MatchConfig;
+use super::config::MatchConfig;
 use super::game::{Forfeit, GameRecord, Outcome};
 use super::spec::GameLimits;
 use super::stats::{EloEstimate, Sprt, SprtDecision, Tally};

@@ -5,189 +5,16 @@
 
 pub mod gtp;
 pub mod nboard;
+pub mod session;
 
 #[cfg(test)]
 mod fuzz;
 
-use std::io::{BufRead, Write};
-use std::sync::mpsc::{Receiver, channel};
-use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
+use std::sync::mpsc::Receiver;
 
-use crate::board::notation::excerpt;
-use crate::engine::{Engine, StopHandle};
+pub use session::{Output, Settings, read_line, spawn_reader};
 
-/// A line-oriented, flushed, thread-safe writer for protocol output (stdout in production).
-#[derive(Clone)]
-pub struct Output {
-    inner: Arc<Mutex<Box<dyn Write + Send>>>,
-}
-
-impl Output {
-    /// Protocol output to stdout.
-    pub fn stdout() -> Output {
-        Output::new(Box::new(std::io::stdout()))
-    }
-
-    /// Protocol output to any writer (tests use a buffer).
-    pub fn new(writer: Box<dyn Write + Send>) -> Output {
-        Output {
-            inner: Arc::new(Mutex::new(writer)),
-        }
-    }
-
-    /// Writes `text` and a newline, then flushes. A closed output is logged, not fatal.
-    pub fn line(&self, text: impl std::fmt::Display) {
-        let mut out = self
-            .inner
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        if let Err(e) = writeln!(out, "{text}").and_then(|_| out.flush()) {
-            log::warn!("output closed: {e}");
-        }
-    }
-
-    /// Writes `text` as it is (GTP replies carry their own blank line), then flushes.
-    pub fn raw(&self, text: &str) {
-        let mut out = self
-            .inner
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
-            log::warn!("output closed: {e}");
-        }
-    }
-}
-
-/// The longest input line kept whole; the rest of a longer line is dropped (with a log line).
-/// A whole game in GGF takes about 1 KiB.
-pub const MAX_LINE: usize = 1 << 20;
-
-/// Reads one line of at most [`MAX_LINE`] bytes (without its end of line) and decodes it
-/// lossily: bytes that are not UTF-8 (a user name in cp1252) become U+FFFD and are logged.
-/// `None` at the end of the input or on a read error.
-pub fn read_line(input: &mut impl BufRead) -> Option<String> {
-    let mut bytes = Vec::new();
-    let mut dropped = 0usize;
-    loop {
-        let (done, used) = match input.fill_buf() {
-            Ok([]) if bytes.is_empty() && dropped == 0 => return None,
-            Ok([]) => break,
-            Ok(buf) => match buf.iter().position(|&b| b == b'\n') {
-                Some(at) => {
-                    keep(&mut bytes, &mut dropped, &buf[..at]);
-                    (true, at + 1)
-                }
-                None => {
-                    keep(&mut bytes, &mut dropped, buf);
-                    (false, buf.len())
-                }
-            },
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => {
-                log::warn!("input error: {e}");
-                return None;
-            }
-        };
-        input.consume(used);
-        if done {
-            break;
-        }
-    }
-    if bytes.last() == Some(&b'\r') {
-        bytes.pop();
-    }
-    if dropped > 0 {
-        log::warn!(
-            "input line of {} bytes cut to {MAX_LINE}",
-            MAX_LINE + dropped
-        );
-    }
-    Some(match String::from_utf8(bytes) {
-        Ok(line) => line,
-        Err(e) => {
-            let line = String::from_utf8_lossy(e.as_bytes()).into_owned();
-            log::warn!("input line is not UTF-8, read as '{}'", excerpt(&line));
-            line
-        }
-    })
-}
-
-/// Appends `more` to `line` up to [`MAX_LINE`] bytes, counting what does not fit.
-fn keep(line: &mut Vec<u8>, dropped: &mut usize, more: &[u8]) {
-    let room = MAX_LINE.saturating_sub(line.len()).min(more.len());
-    line.extend_from_slice(&more[..room]);
-    *dropped += more.len() - room;
-}
-
-/// Reads lines on a named thread and sends them; `None` marks the end of the input.
-pub fn spawn_reader(mut input: impl BufRead + Send + 'static) -> Receiver<Option<String>> {
-    let (tx, rx) = channel();
-    std::thread::Builder::new()
-        .name("iago-stdin".into())
-        .spawn(move || {
-            while let Some(line) = read_line(&mut input) {
-                if tx.send(Some(line)).is_err() {
-                    return;
-                }
-            }
-            let _ = tx.send(None);
-        })
-        .expect("spawn the input thread");
-    rx
-}
-
-/// The engine, either idle here or lent to a worker thread that runs one job (a search, or a
-/// few for `hint`, `learn` and `analyze`).
-pub struct EngineSlot {
-    engine: Option<Engine>,
-    job: Option<(JoinHandle<Engine>, StopHandle)>,
-}
-
-impl EngineSlot {
-    /// An idle engine.
-    pub fn new(engine: Engine) -> EngineSlot {
-        EngineSlot {
-            engine: Some(engine),
-            job: None,
-        }
-    }
-
-    /// The engine, after the running job (if any) has finished on its own.
-    pub fn get(&mut self) -> &mut Engine {
-        if let Some((handle, _)) = self.job.take() {
-            self.engine = Some(handle.join().expect("search thread"));
-        }
-        self.engine
-            .as_mut()
-            .expect("the engine is home when no job runs")
-    }
-
-    /// Stops the running job, waits for it, and returns the engine. The job's stop belongs to
-    /// it alone: it cannot be lost however early it comes, and never reaches a later job.
-    pub fn stop(&mut self) -> &mut Engine {
-        if let Some((_, stop)) = &self.job {
-            stop.stop();
-        }
-        self.get()
-    }
-
-    /// Runs `job` on a worker thread with the engine, in a stop generation of its own. A job
-    /// still running is stopped first: the new request supersedes it.
-    pub fn spawn(&mut self, job: impl FnOnce(&mut Engine) + Send + 'static) {
-        self.stop();
-        let mut engine = self.engine.take().expect("the engine is home");
-        let stop = engine.stop_handle();
-        let handle = std::thread::Builder::new()
-            .name("iago-search".into())
-            .spawn(move || {
-                job(&mut engine);
-                engine
-            })
-            .expect("spawn the search thread");
-        self.job = Some((handle, stop));
-    }
-}
+use crate::engine::Engine;
 
 /// Which protocol a session speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -203,27 +30,6 @@ pub enum Protocol {
 pub fn serve(engine: Engine, protocol: Option<Protocol>, settings: Settings) {
     let rx = spawn_reader(std::io::BufReader::new(std::io::stdin()));
     serve_lines(engine, protocol, settings, rx, Output::stdout());
-}
-
-/// Session settings from the command line.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Settings {
-    /// Depth when the client gives none (GTP always; NBoard until `set depth`).
-    pub depth: u32,
-    /// Seconds per move when the client gives no clock (GTP), if any.
-    pub move_time: Option<f64>,
-    /// How GTP vertices name the rows.
-    pub rows: gtp::Rows,
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        Settings {
-            depth: 12,
-            move_time: None,
-            rows: gtp::Rows::Auto,
-        }
-    }
 }
 
 /// [`serve`] over any line source and output (what the tests drive).

@@ -34,23 +34,12 @@ use std::time::{Duration, Instant};
 pub use command::{COMMANDS, Command, Kind, ParseError};
 pub use response::Response;
 
-use super::{EngineSlot, Output, Settings};
+pub use super::session::Rows;
+use super::session::{EngineSlot, Output, Settings};
 use crate::board::{Bitboard, Color, Game, Move, Rules, Square, State};
 use crate::engine::{Engine, SearchRequest};
 use crate::search::time::duration_from_seconds;
 use crate::search::{Clock, Limits};
-
-/// How GTP vertices name the rows (see the module documentation).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Rows {
-    /// From the top until the client sends a `gogui-` command, then from the bottom.
-    Auto,
-    /// From the top: a1 is the top-left square (Othello notation, Edax's GTP).
-    Top,
-    /// From the bottom: A1 is the bottom-left square (GoGui, gogui-twogtp, the GTP
-    /// specification).
-    Bottom,
-}
 
 /// The time control from `time_settings`.
 #[derive(Clone, Copy, Debug, PartialEq)]

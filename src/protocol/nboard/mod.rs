@@ -24,7 +24,7 @@ use std::time::Duration;
 pub use command::{Command, ParseError, PingId};
 pub use response::{Depth, Eval, HintLine, Response};
 
-use super::{EngineSlot, Output, Settings};
+use super::session::{EngineSlot, Output, Settings};
 use crate::board::{Color, Move};
 use crate::engine::{Engine, LearnError, SearchRequest};
 use crate::records::ggf::{GgfGame, MoveItem, TimeControl};

@@ -12,8 +12,8 @@ use crate::batch::Shard;
 use crate::engine::{Engine, EngineError};
 use crate::train::chunk::{self, Chunk, ChunkHeader, ChunkKind, DataError, EXTENSION, Record};
 
-use super::DatagenOptions;
 use super::labels::game_records;
+use super::options::DatagenOptions;
 use super::play::game_engine;
 
 /// The file name of chunk `k`.

@@ -6,7 +6,7 @@ use crate::engine::Engine;
 use crate::search::{Bound, Limits};
 use crate::train::chunk::{Record, SearchLabel};
 
-use super::DatagenOptions;
+use super::options::DatagenOptions;
 use super::play::{Step, play_game, search};
 
 /// A score for a record: within ±64 by construction.

@@ -6,7 +6,7 @@ use crate::engine::{Engine, EngineError, EngineOptions, Loaded, SearchRequest};
 use crate::matchrun::openings::Opening;
 use crate::search::{Bound, Limits, SearchResult};
 
-use super::{DatagenOptions, Softmax};
+use super::options::{DatagenOptions, Softmax};
 
 /// SplitMix64: a small generator whose stream is fixed by its seed on every platform.
 struct Rng(u64);
