@@ -8,8 +8,9 @@ use super::args::{CliError, RulesArgs, SearchArgs};
 use super::batch::{BatchArgs, problem_positions};
 use super::input::{problem_state, problem_text};
 use super::output::{positions_bar, pv_text, rate, table_header};
+use crate::board::{Move, ObfEntry};
 use crate::engine::{Engine, EngineOptions};
-use crate::records::problems::{Problem, ProblemError, check, read_problems};
+use crate::records::problems::{Problem, ProblemError, read_problems};
 use crate::search::endgame::{Solution, SolveMode};
 use crate::search::solve::SolveReport;
 
@@ -286,4 +287,22 @@ fn write_row(
         )?;
     }
     Ok(())
+}
+
+/// Whether a solution agrees with the file's annotations: the score equals the best annotated
+/// score (its sign in WLD mode), and the best move, if annotated, carries that score. `None`
+/// when the problem has no annotation.
+fn check(entry: &ObfEntry, solution: &Solution, mode: SolveMode) -> Option<bool> {
+    let expected = entry.best_score()?;
+    let score_ok = match mode {
+        SolveMode::Exact => solution.score == expected,
+        SolveMode::WinLossDraw => solution.score.signum() == expected.signum(),
+    };
+    let best = solution.pv.first().copied().unwrap_or(Move::Pass);
+    let move_ok = match (mode, entry.moves.iter().find(|(m, _)| *m == best)) {
+        (SolveMode::Exact, Some(&(_, s))) => s == expected,
+        (SolveMode::WinLossDraw, Some(&(_, s))) => s.signum() == expected.signum(),
+        (_, None) => true,
+    };
+    Some(score_ok && move_ok)
 }

@@ -2,8 +2,7 @@
 //! strings, or transcripts from the start, one position a line.
 
 use crate::board::notation::{ParseObfError, TranscriptError, looks_like_board};
-use crate::board::{Game, Move, ObfEntry, Rules, parse_obf_line};
-use crate::search::{Solution, SolveMode};
+use crate::board::{Game, ObfEntry, Rules, parse_obf_line};
 
 /// One position of a problem file.
 #[derive(Clone, Debug)]
@@ -67,22 +66,4 @@ pub fn read_problems(text: &str, rules: Rules) -> Vec<Result<Problem, ProblemErr
             }
         })
         .collect()
-}
-
-/// Whether a solution agrees with the file's annotations: the score equals the best annotated
-/// score (its sign in WLD mode), and the best move, if annotated, carries that score. `None`
-/// when the problem has no annotation.
-pub fn check(entry: &ObfEntry, solution: &Solution, mode: SolveMode) -> Option<bool> {
-    let expected = entry.best_score()?;
-    let score_ok = match mode {
-        SolveMode::Exact => solution.score == expected,
-        SolveMode::WinLossDraw => solution.score.signum() == expected.signum(),
-    };
-    let best = solution.pv.first().copied().unwrap_or(Move::Pass);
-    let move_ok = match (mode, entry.moves.iter().find(|(m, _)| *m == best)) {
-        (SolveMode::Exact, Some(&(_, s))) => s == expected,
-        (SolveMode::WinLossDraw, Some(&(_, s))) => s.signum() == expected.signum(),
-        (_, None) => true,
-    };
-    Some(score_ok && move_ok)
 }
