@@ -83,16 +83,6 @@ pub struct SearchArgs {
     pub hash: usize,
 }
 
-impl Default for SearchArgs {
-    fn default() -> Self {
-        let options = EngineOptions::default();
-        SearchArgs {
-            threads: options.threads,
-            hash: options.hash_mb,
-        }
-    }
-}
-
 impl SearchArgs {
     /// `options` with these threads and this table.
     pub fn apply(&self, options: EngineOptions) -> EngineOptions {
@@ -155,7 +145,7 @@ pub struct EngineArgs {
     #[command(flatten)]
     pub search: SearchArgs,
     /// Search depth when the client sets none (NBoard until `set depth`; GTP without a clock).
-    #[arg(long, default_value_t = 12, value_name = "D")]
+    #[arg(long, default_value_t = crate::protocol::DEFAULT_DEPTH, value_name = "D")]
     pub depth: u32,
     /// Seconds per move when a GTP client gives no clock (instead of --depth).
     #[arg(long, value_name = "SECS", value_parser = seconds_arg)]
@@ -182,22 +172,6 @@ pub struct EngineArgs {
     /// Pick at random among book moves within this many discs of the best (varied games).
     #[arg(long, default_value_t = 0, value_name = "DISCS")]
     pub book_randomness: i32,
-}
-
-impl Default for EngineArgs {
-    fn default() -> Self {
-        EngineArgs {
-            search: SearchArgs::default(),
-            depth: 12,
-            time: None,
-            selectivity: PLAY_SELECTIVITY,
-            rows: crate::protocol::gtp::Rows::Auto,
-            eval: EvalArg::default(),
-            book: None,
-            no_book: false,
-            book_randomness: 0,
-        }
-    }
 }
 
 impl EngineArgs {

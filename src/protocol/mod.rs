@@ -12,7 +12,7 @@ mod fuzz;
 
 use std::sync::mpsc::Receiver;
 
-pub use session::{Output, Settings, read_line, spawn_reader};
+pub use session::{DEFAULT_DEPTH, Output, Settings, read_line, spawn_reader};
 
 use crate::engine::Engine;
 

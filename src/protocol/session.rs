@@ -182,6 +182,9 @@ impl EngineSlot {
     }
 }
 
+/// The depth of a session whose client sets none (`--depth`), and of the console.
+pub const DEFAULT_DEPTH: u32 = 12;
+
 /// Session settings from the command line.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Settings {
@@ -196,7 +199,7 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            depth: 12,
+            depth: DEFAULT_DEPTH,
             move_time: None,
             rows: Rows::Auto,
         }
