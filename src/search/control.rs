@@ -51,6 +51,8 @@ pub(crate) struct Control<'a> {
     stop: &'a AtomicBool,
     deadline: Option<Instant>,
     progress: Option<&'a Progress>,
+    /// Whether polls count down to a tick: with a deadline or a progress.
+    polled: bool,
 }
 
 impl<'a> Control<'a> {
@@ -62,6 +64,7 @@ impl<'a> Control<'a> {
             stop,
             deadline,
             progress: None,
+            polled: deadline.is_some(),
         }
     }
 
@@ -69,6 +72,7 @@ impl<'a> Control<'a> {
     pub(crate) fn watched(self, progress: &'a Progress) -> Self {
         Control {
             progress: Some(progress),
+            polled: true,
             ..self
         }
     }
@@ -96,6 +100,7 @@ impl<'a> Control<'a> {
             stop: flag,
             deadline,
             progress: self.progress,
+            polled: deadline.is_some() || self.progress.is_some(),
         }
     }
 
@@ -108,6 +113,7 @@ impl<'a> Control<'a> {
             stop: self.stop,
             deadline: self.deadline,
             progress: self.progress,
+            polled: self.polled,
         }
     }
 
@@ -126,19 +132,28 @@ impl<'a> Control<'a> {
         if self.is_set() {
             return true;
         }
-        if self.deadline.is_some() || self.progress.is_some() {
+        if self.polled {
             *poll = poll.wrapping_sub(1);
             if *poll == 0 || *poll > POLL_INTERVAL {
                 *poll = POLL_INTERVAL;
-                if let Some(progress) = self.progress {
-                    progress.nodes.fetch_add(nodes - *reported, Relaxed);
-                    *reported = nodes;
-                }
-                if self.deadline.is_some_and(|d| Instant::now() >= d) {
-                    self.stop.store(true, Relaxed);
-                    return true;
-                }
+                return self.tick(nodes, reported);
             }
+        }
+        false
+    }
+
+    /// The work of every [`POLL_INTERVAL`]-th poll: the nodes to the progress, the clock
+    /// against the deadline (whether it has passed, which sets the stop flag).
+    #[cold]
+    #[inline(never)]
+    fn tick(&self, nodes: u64, reported: &mut u64) -> bool {
+        if let Some(progress) = self.progress {
+            progress.nodes.fetch_add(nodes - *reported, Relaxed);
+            *reported = nodes;
+        }
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.stop.store(true, Relaxed);
+            return true;
         }
         false
     }
