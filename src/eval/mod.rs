@@ -2,8 +2,8 @@
 //! its leaves and for move ordering.
 //!
 //! [`Evaluator`] is the seam between the search and the evaluation. The engine plays with the
-//! trained [`PatternEval`] compiled into the binary ([`default_evaluator`]); `--eval FILE` loads
-//! another weight file, and `--eval hand` selects the small hand-written [`HandEval`].
+//! trained [`PatternEval`] compiled into the binary ([`default_evaluator`]); an engine reads
+//! another weight file, or the small hand-written [`HandEval`], by its `EvalSource`.
 
 pub(crate) mod features;
 mod hand;
@@ -242,18 +242,4 @@ pub fn default_evaluator() -> Evaluation {
         }
     });
     Evaluation::Embedded
-}
-
-/// The evaluation named on a command line: `hand` (the hand-written one), `pattern` (the
-/// embedded weights) or the path of a weight file made by `iago train`.
-pub fn load_evaluator(name: &str) -> Result<Evaluation, WeightsError> {
-    Ok(match name {
-        "hand" => Evaluation::Hand,
-        "pattern" | "embedded" => match embedded() {
-            Some(_) => Evaluation::Embedded,
-            // Read again for the reason (the first reading only logged it).
-            None => return Err(PatternEval::embedded().expect_err("unusable weights")),
-        },
-        path => Evaluation::Pattern(Arc::new(PatternEval::load(std::path::Path::new(path))?)),
-    })
 }
