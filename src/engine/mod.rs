@@ -131,12 +131,9 @@ impl Engine {
             engine.set_book_loading(move || {
                 evaluation.wait_until_read();
                 options.load_book().unwrap_or_else(|e| {
-                    let why = match &e {
-                        LoadError::Book { error, .. } | LoadError::BuiltInBook(error) => {
-                            error.to_string()
-                        }
-                        LoadError::Eval { .. } => e.to_string(),
-                    };
+                    // The book is named below: the cause alone.
+                    let why = std::error::Error::source(&e)
+                        .map_or_else(|| e.to_string(), ToString::to_string);
                     log::warn!(
                         "cannot use the opening book {}: {why}; playing without a book",
                         options.book.name()
