@@ -857,22 +857,8 @@ fn options_before_the_subcommand_count_or_are_refused() {
 /// `iago --no-book nboard` plays without its book: the start position's hints are searched.
 #[test]
 fn no_book_before_nboard_is_honoured() {
-    let session = |args: &[&str]| {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_iago"))
-            .args(args)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .expect("start iago");
-        use std::io::Write;
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(b"nboard 2\nset depth 2\nhint 2\nping 1\nquit\n")
-            .unwrap();
-        stdout(&child.wait_with_output().unwrap())
-    };
+    let session =
+        |args: &[&str]| common::piped(args, "nboard 2\nset depth 2\nhint 2\nping 1\nquit\n");
     let with_book = session(&["--threads", "1", "nboard"]);
     assert!(
         with_book.lines().any(|l| l.starts_with("book ")),

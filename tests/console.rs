@@ -3,8 +3,7 @@
 
 mod common;
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use iago::SolveMode;
@@ -466,35 +465,15 @@ fn utf8(text: &str) -> String {
     String::from_utf8(bytes).expect("UTF-8 from the console")
 }
 
-/// Runs `iago ARGS` with `input` on a pipe and gives its standard output.
-fn piped(args: &[&str], input: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_iago"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
-    String::from_utf8(out.stdout).unwrap()
-}
-
 #[test]
 fn a_pipe_still_gets_the_protocols_and_play_gets_plain_lines() {
-    let gtp = piped(&["--threads", "1", "--hash", "16"], "name\nquit\n");
+    let gtp = common::piped(&["--threads", "1", "--hash", "16"], "name\nquit\n");
     assert_eq!(gtp, "= Iago\n\n=\n\n");
-    let nboard = piped(&["--threads", "1", "--hash", "16"], "nboard 2\nping 7\n");
+    let nboard = common::piped(&["--threads", "1", "--hash", "16"], "nboard 2\nping 7\n");
     assert!(nboard.lines().any(|l| l == "pong 7"), "{nboard}");
     assert!(!nboard.contains("Type a move"));
 
-    let text = piped(
+    let text = common::piped(
         &["play", "--threads", "1", "--hash", "16", "--depth", "2"],
         "f5\nquit\n",
     );

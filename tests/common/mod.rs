@@ -17,6 +17,27 @@ pub fn iago(args: &[&str]) -> Output {
         .expect("run iago")
 }
 
+/// Runs `iago ARGS` with `input` on a pipe to its end (which must succeed) and gives its
+/// standard output.
+pub fn piped(args: &[&str], input: &str) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_iago"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start iago");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "iago {args:?}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
 /// A run's standard output as text.
 pub fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
