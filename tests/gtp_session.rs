@@ -234,6 +234,46 @@ fn time_left_limits_genmove() {
     );
 }
 
+/// GoGui's parameter dialog: `gogui-analyze_commands` offers it, `iago-param` lists and sets
+/// the move overhead, which the clock keeps; a bad value changes nothing.
+#[test]
+fn the_move_overhead_is_a_parameter_the_clock_keeps() {
+    let mut engine = Engine::start(&[
+        "gtp",
+        "--threads",
+        "2",
+        "--depth",
+        "40",
+        "--no-book",
+        "--move-overhead",
+        "35",
+    ]);
+    assert_eq!(
+        ok(&mut engine, "gogui-analyze_commands"),
+        "param/Iago Parameters/iago-param"
+    );
+    assert_eq!(ok(&mut engine, "iago-param"), "[string] move_overhead 35");
+    for bad in [
+        "iago-param move_overhead -1",
+        "iago-param move_overhead 1e3",
+        "iago-param speed 3",
+    ] {
+        let (success, _, text) = ask(&mut engine, bad);
+        assert!(!success && !text.contains('\n'), "{bad}: {text}");
+    }
+    ok(&mut engine, "iago-param move_overhead 1500");
+    assert_eq!(ok(&mut engine, "iago-param"), "[string] move_overhead 1500");
+    // Two seconds for one move: the overhead keeps half of it (at most), not the margin alone.
+    ok(&mut engine, "time_settings 0 2 1");
+    let start = Instant::now();
+    ok(&mut engine, "genmove b");
+    assert!(
+        start.elapsed() < Duration::from_millis(1600),
+        "{:?}",
+        start.elapsed()
+    );
+}
+
 #[test]
 fn plain_iago_detects_the_protocol() {
     let mut engine = Engine::start(&["--threads", "1"]);

@@ -396,6 +396,8 @@ fn malformed_lines_and_illegal_moves_are_ignored() {
         "ping",
         "go now",
         "set game (;garbage",
+        "set move_overhead -3",
+        "set move_overhead 40",
         "\u{7f}\u{1}",
     ] {
         gui.engine.send(junk);
@@ -418,7 +420,7 @@ fn malformed_lines_and_illegal_moves_are_ignored() {
     assert!(game.position().board.is_legal(mv), "{mv}");
     std::thread::sleep(Duration::from_millis(100));
     let errors = gui.engine.stderr_lines();
-    assert!(errors.len() >= 6, "each bad line is logged: {errors:?}");
+    assert!(errors.len() >= 7, "each bad line is logged: {errors:?}");
     for line in errors {
         let first = line.split_whitespace().next().unwrap_or("");
         assert!(

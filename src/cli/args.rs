@@ -7,8 +7,8 @@ use thiserror::Error;
 use crate::board::Rules;
 use crate::board::rules::{ParseRulesError, UnsupportedRules};
 use crate::engine::{
-    BookSource, DEFAULT_HASH_MB, Engine, EngineError, EngineOptions, EvalSource, LoadError,
-    default_threads,
+    BookSource, DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS, Engine, EngineError, EngineOptions,
+    EvalSource, LoadError, MAX_MOVE_OVERHEAD_MS, default_threads,
 };
 use crate::search::Selectivity;
 use crate::search::params::PLAY_SELECTIVITY;
@@ -43,6 +43,17 @@ pub enum ValueError {
     /// A time of a match that must be positive (`--move-time`, `--move-timeout`).
     #[error("expected a positive time in seconds (or m:ss)")]
     PositiveTime,
+    /// `--move-overhead`.
+    #[error("expected milliseconds from 0 to {MAX_MOVE_OVERHEAD_MS}")]
+    Overhead,
+}
+
+/// `--move-overhead`: whole milliseconds, 0 to [`MAX_MOVE_OVERHEAD_MS`].
+pub(crate) fn overhead_arg(text: &str) -> Result<u64, ValueError> {
+    match text.parse::<u64>() {
+        Ok(ms) if ms <= MAX_MOVE_OVERHEAD_MS => Ok(ms),
+        _ => Err(ValueError::Overhead),
+    }
 }
 
 /// Why `--rules`, `--discs` and `--size` name no playable rule set.
@@ -172,6 +183,11 @@ pub struct EngineArgs {
     /// Pick at random among book moves within this many discs of the best (varied games).
     #[arg(long, default_value_t = 0, value_name = "DISCS")]
     pub book_randomness: i32,
+    /// Milliseconds a game clock is charged for each move beyond the engine's own time (the
+    /// pipe and the GUI's delays): the clock keeps this much for every move left. The default
+    /// covers NBoard and GoGui; raise it behind a slower client or a network.
+    #[arg(long, default_value_t = DEFAULT_MOVE_OVERHEAD_MS, value_name = "MS", value_parser = overhead_arg)]
+    pub move_overhead: u64,
 }
 
 impl EngineArgs {
@@ -192,6 +208,7 @@ impl EngineArgs {
             book,
             book_randomness: self.book_randomness,
             book_seed: Some(seed),
+            move_overhead: std::time::Duration::from_millis(self.move_overhead),
             ..EngineOptions::default()
         })
     }

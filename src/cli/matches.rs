@@ -13,8 +13,9 @@ use crate::matchrun::{MatchConfig, Progress, play_match, summary, summary_text};
 pub struct MatchArgs {
     /// An engine, given twice: "iago,depth=4", "name=NTest,cmd=./ntest x,dir=PATH,depth=4",
     /// "cmd=PROGRAM ARGS,proto=gtp". Keys: name, iago, cmd, dir, proto (nboard|gtp), depth,
-    /// time (s/move), tc (BASE+INC), threads, hash, eval, book[=FILE|off], nobook. Scores are
-    /// from the first engine's view.
+    /// time (s/move), tc (BASE+INC), overhead (ms charged on its clock a move), threads, hash,
+    /// eval, selectivity, move-overhead, book[=FILE|off], nobook. Scores are from the first
+    /// engine's view.
     #[arg(long = "engine", value_name = "SPEC", required = true)]
     pub engines: Vec<String>,
     /// Rounds of two games (one opening each).

@@ -189,6 +189,7 @@ mod tests {
             "eval" => "hand",
             "book" => "my.book",
             "book-randomness" => "2",
+            "move-overhead" => "40",
             "rules" => "anti",
             "discs" => "20",
             "size" => "6",

@@ -27,7 +27,8 @@ pub use crate::search::solve::SolveReport;
 mod options;
 
 pub use options::{
-    BookSource, DEFAULT_HASH_MB, EngineOptions, EvalSource, LoadError, Loaded, default_threads,
+    BookSource, DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD, DEFAULT_MOVE_OVERHEAD_MS, EngineOptions,
+    EvalSource, LoadError, Loaded, MAX_MOVE_OVERHEAD_MS, default_threads,
 };
 
 /// Plies of a game that `learn` adds to the book.
@@ -183,6 +184,12 @@ impl Engine {
     /// Sets the selectivity of the midgame search.
     pub fn set_selectivity(&mut self, selectivity: Selectivity) {
         self.options.selectivity = selectivity;
+    }
+
+    /// Sets what a game clock is charged for each move beyond the engine's own time (see
+    /// [`EngineOptions::move_overhead`]).
+    pub fn set_move_overhead(&mut self, overhead: std::time::Duration) {
+        self.options.move_overhead = overhead;
     }
 
     /// The evaluation in use.
@@ -638,7 +645,8 @@ impl Engine {
     fn plan(&self, rules: Rules, limits: &Limits, start: Instant, state: &State) -> TimePlan {
         let (standard, threads) = (rules.is_standard(), self.options.threads);
         let model = |empties| standard.then(|| exact_seconds(empties, threads));
-        limits.plan(start, rules.empty_count(&state.board()), &model)
+        let overhead = self.options.move_overhead;
+        limits.plan(start, rules.empty_count(&state.board()), overhead, &model)
     }
 
     /// Iterative deepening over the request's moves (at least one, all legal), from its first

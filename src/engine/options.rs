@@ -3,7 +3,7 @@
 //! once here, and the reading of its evaluation and opening book.
 
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::book::{Book, BookError};
 use crate::eval::{Evaluation, WeightsError};
@@ -40,10 +40,24 @@ pub struct EngineOptions {
     /// The seed of the book's random picks (default `None`: the book's own fixed seed, so that
     /// the same games repeat).
     pub book_seed: Option<u64>,
+    /// What a game clock is charged for each move beyond the engine's own time: the pipe and
+    /// the GUI's delays (default [`DEFAULT_MOVE_OVERHEAD`]). A clock keeps this much for every
+    /// move left in its plan; a time per move is the engine's own and keeps none.
+    pub move_overhead: Duration,
 }
 
 /// The hash table size of an engine unless told otherwise, in MiB.
 pub const DEFAULT_HASH_MB: usize = 64;
+
+/// The move overhead of an engine unless told otherwise: what a clock keeps for each move left
+/// beyond the engine's own time.
+pub const DEFAULT_MOVE_OVERHEAD: Duration = Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS);
+
+/// [`DEFAULT_MOVE_OVERHEAD`] in milliseconds, as the command line and the protocols write it.
+pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 50;
+
+/// The largest move overhead an engine takes from outside, in milliseconds (a minute).
+pub const MAX_MOVE_OVERHEAD_MS: u64 = 60_000;
 
 /// The number of cores of the machine, the default number of search threads.
 pub fn default_threads() -> usize {
@@ -62,6 +76,7 @@ impl Default for EngineOptions {
             book: BookSource::BuiltIn,
             book_randomness: 0,
             book_seed: None,
+            move_overhead: DEFAULT_MOVE_OVERHEAD,
         }
     }
 }

@@ -276,6 +276,8 @@ pub(crate) struct GameSetup<'a> {
     pub names: [&'a str; 2],
     /// Limits of engine 0 and engine 1.
     pub limits: [GameLimits; 2],
+    /// What the clocks of engine 0 and engine 1 are charged for each move beyond its time.
+    pub overheads: [Duration; 2],
     /// Tolerance over an allotted time before a loss on time.
     pub margin: Duration,
     /// Longest wait for a move when neither a clock nor a time per move bounds it.
@@ -302,6 +304,8 @@ struct Referee<'a> {
     setup: &'a GameSetup<'a>,
     /// Limits of Black and White.
     limits: [GameLimits; 2],
+    /// What the clocks of Black and White are charged for each move beyond its time.
+    overheads: [Duration; 2],
     /// When the game timeout runs out, if there is one.
     game_deadline: Option<Instant>,
     game: Game,
@@ -330,6 +334,10 @@ impl<'a> Referee<'a> {
             setup.limits[engine_of(Color::Black)],
             setup.limits[engine_of(Color::White)],
         ];
+        let overheads = [
+            setup.overheads[engine_of(Color::Black)],
+            setup.overheads[engine_of(Color::White)],
+        ];
         let started = SystemTime::now();
         let begin = Instant::now();
         let game_deadline = setup.game_timeout.map(|t| begin + t);
@@ -355,6 +363,7 @@ impl<'a> Referee<'a> {
         Referee {
             setup,
             limits,
+            overheads,
             game_deadline,
             game,
             record,
@@ -394,13 +403,18 @@ impl<'a> Referee<'a> {
     }
 
     /// Asks `player` (of `color`) for a move, times and checks it, and plays it; a forfeit
-    /// ends the game.
+    /// ends the game. A move on a clock is charged its time and the mover's overhead.
     fn engine_move(&mut self, color: Color, player: &mut dyn Player) -> Result<(), Outcome> {
         let i = color_index(color);
         let limit = self.limits[i];
+        let overhead = match self.remaining[i] {
+            Some(_) => self.overheads[i],
+            None => Duration::ZERO,
+        };
         // What the mover may spend, and when the referee stops waiting.
         let allotted = self.remaining[i].or(limit.move_time);
         let (wait, by_game_timeout) = self.wait(allotted);
+        let wait = wait.saturating_sub(overhead);
         let mut ggf = self.header.clone();
         ggf.moves = self.record.moves.clone();
         let request = MoveRequest {
@@ -413,12 +427,13 @@ impl<'a> Referee<'a> {
         let start = Instant::now();
         let reply = player.play(&request);
         let elapsed = start.elapsed();
+        let charged = elapsed + overhead;
         let time = MoveTime {
             setup: self.setup,
             remaining: self.remaining[i],
             move_time: limit.move_time,
             by_game_timeout,
-            elapsed,
+            elapsed: charged,
         };
         let reply = match reply {
             Ok(reply) => reply,
@@ -442,14 +457,14 @@ impl<'a> Referee<'a> {
             ));
         }
         if let (Some(left), Some(clock)) = (self.remaining[i], self.clocks[i]) {
-            self.remaining[i] = Some(left.saturating_sub(elapsed) + clock.increment);
+            self.remaining[i] = Some(left.saturating_sub(charged) + clock.increment);
         }
         self.record.moves.push((
             color,
             MoveItem {
                 mv: reply.mv,
                 eval: reply.eval.filter(|e| e.is_finite()),
-                time: Some(elapsed.as_secs_f64()),
+                time: Some(charged.as_secs_f64()),
             },
         ));
         Ok(())
@@ -528,6 +543,76 @@ impl MoveTime<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::matchrun::player::{Failure, MoveRequest, Player, Reply};
+
+    /// Plays the first legal move at once.
+    struct Quick;
+
+    impl Player for Quick {
+        fn start_game(&mut self, _: &Game, _: &GameLimits) -> Result<(), Failure> {
+            Ok(())
+        }
+        fn play(&mut self, request: &MoveRequest<'_>) -> Result<Reply, Failure> {
+            let moves = request.game.legal_moves();
+            let first = crate::board::Square::from_index_unchecked(moves.trailing_zeros() as u8);
+            Ok(Reply {
+                mv: Move::Play(first),
+                eval: None,
+            })
+        }
+    }
+
+    /// A game of two instant players on `tc=1+0`, engine 0 (Black) charged `overhead` a move.
+    fn instant_game(overhead: Duration) -> GameRecord {
+        let opening = super::super::openings::Opening::start();
+        let clock = GameLimits {
+            clock: Some(TimeControl {
+                base: Duration::from_secs(1),
+                increment: Duration::ZERO,
+                grace: Duration::ZERO,
+            }),
+            ..GameLimits::default()
+        };
+        let setup = GameSetup {
+            index: 0,
+            round: 0,
+            opening: &opening,
+            black_engine: 0,
+            names: ["A", "B"],
+            limits: [clock, clock],
+            overheads: [overhead, Duration::ZERO],
+            margin: Duration::ZERO,
+            move_timeout: Duration::from_secs(10),
+            game_timeout: None,
+        };
+        play_game(&setup, [&mut Quick, &mut Quick])
+    }
+
+    #[test]
+    fn a_clock_is_charged_the_overhead_of_every_move() {
+        let record = instant_game(Duration::from_millis(20));
+        assert!(matches!(record.outcome, Outcome::Finished { .. }));
+        let timed = record.moves.iter().filter_map(|(c, m)| Some((c, m.time?)));
+        assert!(timed.clone().count() > 40);
+        for (color, time) in timed {
+            match color {
+                Color::Black => assert!((0.02..0.1).contains(&time), "{time}"),
+                Color::White => assert!(time < 0.05, "{time}"),
+            }
+        }
+        // 100 ms a move: the clock of 1 s runs out within a dozen moves.
+        let record = instant_game(Duration::from_millis(100));
+        match record.outcome {
+            Outcome::Forfeited { loser, reason, .. } => {
+                assert_eq!((loser, reason), (Color::Black, Forfeit::Time));
+            }
+            other => panic!("{other:?}"),
+        }
+        let black_moves = (record.moves.iter())
+            .filter(|(c, m)| *c == Color::Black && m.time.is_some())
+            .count();
+        assert_eq!(black_moves, 9, "{:?}", record.moves);
+    }
 
     fn record(outcome: Outcome) -> GameRecord {
         let opening = super::super::openings::parse_openings("f5d6c3", "t")

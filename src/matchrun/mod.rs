@@ -171,6 +171,7 @@ pub fn play_match(
                 black_engine: index % 2,
                 names,
                 limits,
+                overheads: [setups[0].spec.overhead, setups[1].spec.overhead],
                 margin: config.time_margin,
                 move_timeout: config.move_timeout,
                 game_timeout: config.game_timeout,

@@ -104,7 +104,10 @@ impl MatchReport {
             used.seconds += times.iter().sum::<f64>();
             if let Some(clock) = self.limits[engine].clock {
                 let moves = times.len() as u32;
-                used.clock_seconds += (clock.base + clock.increment * moves).as_secs_f64();
+                let given = (clock.base + clock.increment * moves).as_secs_f64();
+                used.clock_seconds += given;
+                let left = given - times.iter().sum::<f64>();
+                used.least_left = Some(used.least_left.map_or(left, |l: f64| l.min(left)));
             }
         }
         used
@@ -129,6 +132,9 @@ pub struct TimeUse {
     pub seconds: f64,
     /// The time its clock gave it over those games (zero without a clock).
     pub clock_seconds: f64,
+    /// The least time left on its clock at the end of a game, in seconds (negative: over
+    /// its time, within the runner's margin), with a clock.
+    pub least_left: Option<f64>,
 }
 
 impl TimeUse {
@@ -194,8 +200,11 @@ fn time_line(report: &MatchReport) -> String {
                 used.ms_per_move()?,
                 used.seconds_per_game()?
             );
-            if let Some(share) = used.clock_share() {
-                part.push_str(&format!(" ({:.0}% of its clock)", 100.0 * share));
+            if let (Some(share), Some(left)) = (used.clock_share(), used.least_left) {
+                part.push_str(&format!(
+                    " ({:.0}% of its clock, at least {left:.2} s left)",
+                    100.0 * share
+                ));
             }
             Some(part)
         })

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use thiserror::Error;
 
-use crate::engine::{BookSource, EngineOptions, EvalSource};
+use crate::engine::{BookSource, EngineOptions, EvalSource, MAX_MOVE_OVERHEAD_MS};
 use crate::protocol::Protocol;
 use crate::records::ggf::TimeControl;
 
@@ -183,10 +183,13 @@ pub struct EngineSpec {
     pub kind: EngineKind,
     /// The engine's own limit; when empty, the match's limit applies.
     pub limit: GameLimits,
+    /// What its clock is charged for each move beyond the time the move took (`overhead=MS`):
+    /// the engine plays as if behind a slow GUI.
+    pub overhead: Duration,
 }
 
-const KEYS: &str =
-    "name, iago, cmd, dir, proto, depth, time, tc, threads, hash, eval, selectivity, book, nobook";
+const KEYS: &str = "name, iago, cmd, dir, proto, depth, time, tc, overhead, threads, hash, eval, \
+     selectivity, move-overhead, book, nobook";
 
 impl EngineSpec {
     /// Parses a spec: items separated by commas (`\,` for a comma inside a value), each `key=value`
@@ -204,7 +207,12 @@ impl EngineSpec {
             }
             items.read(&Item::parse(item)).map_err(err)?;
         }
-        let SpecItems { name, limit, kind } = items;
+        let SpecItems {
+            name,
+            limit,
+            overhead,
+            kind,
+        } = items;
         let kind = kind.resolve().map_err(err)?;
         let named = name.is_some();
         let name = name.unwrap_or_else(|| default_name(&kind, &limit));
@@ -213,6 +221,7 @@ impl EngineSpec {
             named,
             kind,
             limit,
+            overhead,
         })
     }
 
@@ -260,6 +269,20 @@ impl<'a> Item<'a> {
             })
     }
 
+    /// The value as whole milliseconds, 0 to [`MAX_MOVE_OVERHEAD_MS`].
+    fn milliseconds(&self) -> Result<Duration, SpecProblem> {
+        let v = self.need("milliseconds")?;
+        v.parse::<u64>()
+            .ok()
+            .filter(|&ms| ms <= MAX_MOVE_OVERHEAD_MS)
+            .map(Duration::from_millis)
+            .ok_or_else(|| SpecProblem::NotANumber {
+                key: self.key.clone(),
+                value: v.to_string(),
+                what: "milliseconds from 0 to 60000",
+            })
+    }
+
     /// The value as a positive whole number.
     fn number(&self, what: &'static str) -> Result<usize, SpecProblem> {
         let v = self.need(what)?;
@@ -279,6 +302,7 @@ impl<'a> Item<'a> {
 struct SpecItems {
     name: Option<String>,
     limit: GameLimits,
+    overhead: Duration,
     kind: KindItems,
 }
 
@@ -311,6 +335,7 @@ impl SpecItems {
     fn read(&mut self, item: &Item) -> Result<(), SpecProblem> {
         let known = self.read_name(item)?
             || read_limit(&mut self.limit, item)?
+            || self.read_overhead(item)?
             || self.kind.read_program(item)?
             || self.kind.read_option(item)?;
         if known {
@@ -330,6 +355,17 @@ impl SpecItems {
             return Err(SpecProblem::NameNotOneWord(v.to_string()));
         }
         self.name = Some(v.to_string());
+        Ok(true)
+    }
+}
+
+impl SpecItems {
+    /// `overhead=`; whether the item was it.
+    fn read_overhead(&mut self, item: &Item) -> Result<bool, SpecProblem> {
+        if item.key != "overhead" {
+            return Ok(false);
+        }
+        self.overhead = item.milliseconds()?;
         Ok(true)
     }
 }
@@ -395,6 +431,10 @@ impl KindItems {
             "hash" => {
                 options.hash_mb = item.number("MiB")?;
                 "hash"
+            }
+            "move-overhead" | "move_overhead" => {
+                options.move_overhead = item.milliseconds()?;
+                "move-overhead"
             }
             "eval" => {
                 options.eval = EvalSource::named(item.need("a weight file, hand or pattern")?);
@@ -620,6 +660,16 @@ mod tests {
             })
         );
         assert_eq!(s.name, "Iago-tc300+2");
+        assert_eq!(s.overhead, Duration::ZERO);
+        let s = EngineSpec::parse("iago,tc=10,overhead=50,move-overhead=60").unwrap();
+        let EngineKind::Iago(o) = s.kind else {
+            panic!("in-process")
+        };
+        assert_eq!(s.overhead, Duration::from_millis(50));
+        assert_eq!(o.move_overhead, Duration::from_millis(60));
+        assert_eq!(s.name, "Iago-tc10", "the overhead is not a limit");
+        let s = EngineSpec::parse("cmd=x,overhead=0").unwrap();
+        assert_eq!(s.overhead, Duration::ZERO);
     }
 
     #[test]
@@ -656,6 +706,13 @@ mod tests {
             ("iago,colour=red", "unknown item"),
             ("cmd=x,threads=2", "in-process"),
             ("cmd=x,selectivity=87", "in-process"),
+            ("cmd=x,move-overhead=5", "in-process"),
+            ("iago,overhead=-5", "overhead=-5: expected milliseconds"),
+            (
+                "iago,move-overhead=60001",
+                "expected milliseconds from 0 to 60000",
+            ),
+            ("iago,overhead", "needs a value"),
             (
                 "iago,selectivity=90",
                 "selectivity=90: must be one of 58, 73, 87, 95, 98, 99, 100",

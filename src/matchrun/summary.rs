@@ -97,6 +97,7 @@ pub fn summary(report: &MatchReport) -> MatchSummary {
                 ms_per_move: used.ms_per_move(),
                 seconds_per_game: used.seconds_per_game(),
                 clock_share: used.clock_share(),
+                least_seconds_left: used.least_left,
             }
         }),
         results: report
@@ -139,4 +140,6 @@ pub struct TimeSummary {
     pub seconds_per_game: Option<f64>,
     /// The share of its clock used (0 to 1), with a clock.
     pub clock_share: Option<f64>,
+    /// The least time left on its clock at the end of a game, in seconds, with a clock.
+    pub least_seconds_left: Option<f64>,
 }

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 use crate::board::notation::excerpt;
-use crate::engine::{Engine, StopHandle};
+use crate::engine::{Engine, MAX_MOVE_OVERHEAD_MS, StopHandle};
 
 /// A line-oriented, flushed, thread-safe writer for protocol output (stdout in production).
 #[derive(Clone)]
@@ -216,4 +216,75 @@ pub enum Rows {
     /// From the bottom: A1 is the bottom-left square (GoGui, gogui-twogtp, the GTP
     /// specification).
     Bottom,
+}
+
+/// An engine parameter a client sets by name: NBoard's `set move_overhead 50`, GTP's
+/// `iago-param move_overhead 50` (GoGui's parameter dialog).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Param {
+    /// `move_overhead MS`: what a game clock is charged for each move beyond the engine's own
+    /// time (see [`crate::engine::EngineOptions::move_overhead`]).
+    MoveOverhead(std::time::Duration),
+}
+
+/// Why `name value` sets no parameter.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParamError {
+    /// No parameter has this name.
+    #[error("unknown parameter '{}' (known: {})", excerpt(.0), Param::NAMES.join(", "))]
+    Unknown(String),
+    /// The value does not fit the parameter.
+    #[error("{name} {}: expected {expected}", excerpt(value))]
+    Value {
+        /// The parameter.
+        name: &'static str,
+        /// The value given.
+        value: String,
+        /// What it should be.
+        expected: String,
+    },
+}
+
+impl Param {
+    /// The names of the parameters, in the order GoGui's dialog shows them.
+    pub const NAMES: [&'static str; 1] = ["move_overhead"];
+
+    /// The parameter `name` set to `value`.
+    pub fn parse(name: &str, value: &str) -> Result<Param, ParamError> {
+        match name.to_ascii_lowercase().as_str() {
+            "move_overhead" => value
+                .parse::<u64>()
+                .ok()
+                .filter(|&ms| ms <= MAX_MOVE_OVERHEAD_MS)
+                .map(|ms| Param::MoveOverhead(std::time::Duration::from_millis(ms)))
+                .ok_or_else(|| ParamError::Value {
+                    name: "move_overhead",
+                    value: value.to_string(),
+                    expected: format!("milliseconds from 0 to {MAX_MOVE_OVERHEAD_MS}"),
+                }),
+            _ => Err(ParamError::Unknown(name.to_string())),
+        }
+    }
+
+    /// Sets the parameter of `engine`.
+    pub fn apply(self, engine: &mut Engine) {
+        match self {
+            Param::MoveOverhead(overhead) => engine.set_move_overhead(overhead),
+        }
+    }
+
+    /// Every parameter's name and value in `engine`.
+    pub fn values(engine: &Engine) -> Vec<(&'static str, String)> {
+        let overhead = engine.options().move_overhead.as_millis();
+        vec![("move_overhead", overhead.to_string())]
+    }
+}
+
+impl std::fmt::Display for Param {
+    /// `name value`, as the protocols write it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Param::MoveOverhead(overhead) => write!(f, "move_overhead {}", overhead.as_millis()),
+        }
+    }
 }

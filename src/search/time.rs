@@ -61,16 +61,18 @@ impl Limits {
     /// The deadlines of a search starting at `start` in a position with `empties` empty squares.
     /// `solve_seconds` is the time an exact solve of so many empties takes (`None` where no
     /// model is known): a game clock is shared over the moves before the solve fits, not over
-    /// the moves to the end of the game.
+    /// the moves to the end of the game. A clock is charged `overhead` beyond the engine's own
+    /// time for every move (a GUI's delays): that much is kept for each move left in the plan.
     pub(crate) fn plan(
         &self,
         start: Instant,
         empties: u32,
+        overhead: Duration,
         solve_seconds: &dyn Fn(u32) -> Option<f64>,
     ) -> TimePlan {
         let budget = match (self.move_time, self.clock) {
             (Some(t), _) => Some(move_time_budget(t)),
-            (None, Some(clock)) => Some(clock_budget(&clock, empties, solve_seconds)),
+            (None, Some(clock)) => Some(clock_budget(&clock, empties, overhead, solve_seconds)),
             (None, None) => None,
         };
         let banked = self.move_time.is_none()
@@ -154,17 +156,22 @@ fn move_time_budget(time: Duration) -> (Duration, Duration) {
 /// A clock refilled after `moves_to_go` moves (a byo-yomi period) keeps half a share for each
 /// of the period's other moves, so that its last move may use all. Most of an increment is
 /// added to every share.
+///
+/// Before any of this, the clock keeps `overhead` for each move it still pays for (the
+/// period's, or the engine's moves to the end of the game, this one included), at most half
+/// of what is left: the time a GUI charges beyond the engine's own, which the engine never
+/// sees. As the moves are played the reserve shrinks with them, so that it is not lost.
 fn clock_budget(
     clock: &Clock,
     empties: u32,
+    overhead: Duration,
     solve_seconds: &dyn Fn(u32) -> Option<f64>,
 ) -> (Duration, Duration) {
-    // Keep a reserve for the communication with the GUI over the rest of the game or period
-    // (a period of one move has only the margin).
-    let reserve = match clock.moves_to_go {
-        Some(1) => Duration::ZERO,
-        _ => Duration::from_millis(50).min(clock.remaining / 10),
+    let moves_left = match clock.moves_to_go {
+        Some(period) => period.clamp(1, 40),
+        None => empties.div_ceil(2).max(1),
     };
+    let reserve = overhead.saturating_mul(moves_left).min(clock.remaining / 2);
     let usable = clock.remaining.saturating_sub(reserve);
     let increment = clock.increment * 9 / 10;
     let (share, cap) = match clock.moves_to_go {
@@ -241,10 +248,12 @@ mod tests {
     #[test]
     fn move_time_keeps_a_margin() {
         let start = Instant::now();
-        let plan = Limits::move_time(Duration::from_secs(1)).plan(start, 40, &no_model);
+        let plan =
+            Limits::move_time(Duration::from_secs(1)).plan(start, 40, Duration::ZERO, &no_model);
         assert_eq!(plan.hard, Some(start + Duration::from_millis(985)));
         assert_eq!(plan.target, plan.hard);
-        let tiny = Limits::move_time(Duration::from_millis(10)).plan(start, 40, &no_model);
+        let tiny =
+            Limits::move_time(Duration::from_millis(10)).plan(start, 40, Duration::ZERO, &no_model);
         assert_eq!(tiny.hard, Some(start + Duration::from_millis(8)));
     }
 
@@ -260,7 +269,7 @@ mod tests {
             clock: Some(clock),
             ..Limits::default()
         };
-        let plan = limits.plan(start, 40, &no_model);
+        let plan = limits.plan(start, 40, Duration::ZERO, &no_model);
         let hard = plan.hard.unwrap() - start;
         // 20 moves left: about 3 s each, at most twice that.
         assert!(
@@ -275,7 +284,11 @@ mod tests {
             }),
             ..Limits::default()
         };
-        let hard = short.plan(start, 50, &no_model).hard.unwrap() - start;
+        let hard = short
+            .plan(start, 50, Duration::ZERO, &no_model)
+            .hard
+            .unwrap()
+            - start;
         assert!(hard < Duration::from_millis(200), "{hard:?}");
     }
 
@@ -291,14 +304,18 @@ mod tests {
             ..Limits::default()
         };
         // One move in the period: all of it but the margin.
-        let plan = period(1.0, 1).plan(start, 40, &no_model);
+        let plan = period(1.0, 1).plan(start, 40, Duration::ZERO, &no_model);
         assert_eq!(plan.hard.unwrap() - start, Duration::from_millis(985));
         assert_eq!(plan.target, plan.hard);
-        let plan = period(0.03, 1).plan(start, 40, &no_model);
+        let plan = period(0.03, 1).plan(start, 40, Duration::ZERO, &no_model);
         assert_eq!(plan.hard.unwrap() - start, Duration::from_millis(24));
         // Four moves in 4 s: about a second each, at most the time that leaves the other
         // three half a second each.
-        let hard = period(4.0, 4).plan(start, 40, &no_model).hard.unwrap() - start;
+        let hard = period(4.0, 4)
+            .plan(start, 40, Duration::ZERO, &no_model)
+            .hard
+            .unwrap()
+            - start;
         assert!(
             hard > Duration::from_millis(1900) && hard <= Duration::from_millis(2000),
             "{hard:?}"
@@ -313,7 +330,11 @@ mod tests {
             ..Limits::default()
         };
         assert!(
-            whole_game.plan(start, 40, &no_model).hard.unwrap() - start
+            whole_game
+                .plan(start, 40, Duration::ZERO, &no_model)
+                .hard
+                .unwrap()
+                - start
                 < Duration::from_millis(150)
         );
     }
@@ -336,11 +357,11 @@ mod tests {
             clock: Some(clock),
             ..Limits::default()
         };
-        let plan = limits.plan(Instant::now(), 60, &no_model);
+        let plan = limits.plan(Instant::now(), 60, Duration::ZERO, &no_model);
         assert!(plan.hard.is_some());
         assert!(
             Limits::move_time(most)
-                .plan(Instant::now(), 60, &no_model)
+                .plan(Instant::now(), 60, Duration::ZERO, &no_model)
                 .hard
                 .is_some()
         );
@@ -348,7 +369,7 @@ mod tests {
 
     #[test]
     fn no_limit_means_no_deadline() {
-        let plan = Limits::depth(10).plan(Instant::now(), 30, &no_model);
+        let plan = Limits::depth(10).plan(Instant::now(), 30, Duration::ZERO, &no_model);
         assert_eq!(plan.hard, None);
         assert_eq!(plan.remaining(Instant::now()), None);
     }
@@ -364,32 +385,59 @@ mod tests {
             }),
             ..Limits::default()
         };
-        // 3.95 s usable, 41 empties: the solve of 26 empties keeps 1.6 s (a quarter of the
+        // 4 s usable, 41 empties: the solve of 26 empties keeps 1.6 s (a quarter of the
         // model's 6.4 s), less than ten times the share of the 8 moves before it in the other
-        // 2.35 s (27 empties would keep 3.2 s, more than ten shares of 7 moves).
-        let plan = limits.plan(start, 41, &model);
+        // 2.4 s (27 empties would keep 3.2 s, more than ten shares of 7 moves).
+        let plan = limits.plan(start, 41, Duration::ZERO, &model);
         assert_eq!(
             plan.target.unwrap() - start,
-            Duration::from_millis(2350) / 8
+            Duration::from_millis(2400) / 8
         );
         assert_eq!(
             plan.hard.unwrap() - start,
-            Duration::from_millis(2350) * 2 / 8 - Duration::from_millis(15)
+            Duration::from_millis(2400) * 2 / 8 - Duration::from_millis(15)
         );
         // Over 21 moves without a model.
-        let without = limits.plan(start, 41, &no_model);
+        let without = limits.plan(start, 41, Duration::ZERO, &no_model);
         assert_eq!(
             without.target.unwrap() - start,
-            Duration::from_millis(3950) / 21
+            Duration::from_millis(4000) / 21
         );
         // At the solve point and after it: half the clock, three quarters at most.
-        let plan = limits.plan(start, 26, &model);
-        let most = Duration::from_millis(3950) * 3 / 4 - Duration::from_millis(15);
+        let plan = limits.plan(start, 26, Duration::ZERO, &model);
+        let most = Duration::from_millis(4000) * 3 / 4 - Duration::from_millis(15);
         assert_eq!(
             plan.target.unwrap() - start,
-            Duration::from_millis(3950) / 2
+            Duration::from_millis(4000) / 2
         );
         assert_eq!(plan.hard.unwrap() - start, most);
+    }
+
+    #[test]
+    fn a_clock_keeps_the_overhead_of_every_move_left() {
+        let start = Instant::now();
+        let ms = Duration::from_millis;
+        let clock = |seconds: u64, moves_to_go| Limits {
+            clock: Some(Clock {
+                remaining: Duration::from_secs(seconds),
+                increment: Duration::ZERO,
+                moves_to_go,
+            }),
+            ..Limits::default()
+        };
+        // 10 s, 40 empties: 20 moves of 50 ms kept, the other 9 s shared over the 20 moves.
+        let plan = clock(10, None).plan(start, 40, ms(50), &no_model);
+        assert_eq!(plan.target.unwrap() - start, ms(9000) / 20);
+        // After the solve point: half and three quarters of what the 13 moves left leave.
+        let plan = clock(10, None).plan(start, 26, ms(50), &model);
+        assert_eq!(plan.target.unwrap() - start, ms(9350) / 2);
+        assert_eq!(plan.hard.unwrap() - start, ms(9350) * 3 / 4 - ms(15));
+        // The last move of a period (or of the game) keeps its own overhead.
+        let plan = clock(1, Some(1)).plan(start, 40, ms(50), &no_model);
+        assert_eq!(plan.hard.unwrap() - start, ms(950 - 15));
+        // An overhead beyond the clock keeps half of it, so that the moves still have time.
+        let plan = clock(1, None).plan(start, 40, ms(500), &no_model);
+        assert_eq!(plan.target.unwrap() - start, ms(500) / 20);
     }
 
     #[test]

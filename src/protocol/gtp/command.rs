@@ -92,12 +92,17 @@ pub enum Kind {
     /// `gogui-interrupt`: GoGui announces that it interrupts a command with a `# interrupt`
     /// line.
     Interrupt,
+    /// `gogui-analyze_commands`: the commands GoGui offers in its menus (the parameter dialog).
+    AnalyzeCommands,
+    /// `iago-param [<name> <value>]`: the engine's parameters as GoGui's parameter dialog
+    /// reads them (`[string] move_overhead 50`), or one of them set.
+    Param(Option<(String, String)>),
     /// `quit`.
     Quit,
 }
 
 /// Every command name, in the order `list_commands` prints them.
-pub const COMMANDS: [&str; 27] = [
+pub const COMMANDS: [&str; 29] = [
     "protocol_version",
     "name",
     "version",
@@ -123,6 +128,8 @@ pub const COMMANDS: [&str; 27] = [
     "gogui-rules_final_result",
     "gogui-rules_board",
     "gogui-interrupt",
+    "gogui-analyze_commands",
+    "iago-param",
     "quit",
     "help",
 ];
@@ -161,6 +168,7 @@ impl Command {
                 | Kind::RulesFinalResult
                 | Kind::RulesBoard
                 | Kind::Interrupt
+                | Kind::AnalyzeCommands
         )
     }
 }
@@ -304,6 +312,13 @@ fn kind(i: &str) -> IResult<&str, Kind> {
             value(Kind::RulesFinalResult, name("gogui-rules_final_result")),
             value(Kind::RulesBoard, name("gogui-rules_board")),
             value(Kind::Interrupt, name("gogui-interrupt")),
+            value(Kind::AnalyzeCommands, name("gogui-analyze_commands")),
+            preceded(
+                name("iago-param"),
+                cut(map(opt((arg(word), arg(word))), |p| {
+                    Kind::Param(p.map(|(n, v): (&str, &str)| (n.to_string(), v.to_string())))
+                })),
+            ),
             value(Kind::Quit, name("quit")),
         )),
     ))
@@ -411,6 +426,9 @@ impl fmt::Display for Command {
             Kind::RulesFinalResult => write!(f, "gogui-rules_final_result"),
             Kind::RulesBoard => write!(f, "gogui-rules_board"),
             Kind::Interrupt => write!(f, "gogui-interrupt"),
+            Kind::AnalyzeCommands => write!(f, "gogui-analyze_commands"),
+            Kind::Param(None) => write!(f, "iago-param"),
+            Kind::Param(Some((n, v))) => write!(f, "iago-param {n} {v}"),
             Kind::Quit => write!(f, "quit"),
         }
     }

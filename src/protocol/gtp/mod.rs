@@ -35,7 +35,7 @@ pub use command::{COMMANDS, Command, Kind, ParseError};
 pub use response::Response;
 
 pub use super::session::Rows;
-use super::session::{EngineSlot, Output, Settings};
+use super::session::{EngineSlot, Output, Param, ParamError, Settings};
 use crate::board::{Bitboard, Color, Game, Move, Rules, Square, State};
 use crate::engine::{Engine, SearchRequest};
 use crate::search::time::duration_from_seconds;
@@ -359,6 +359,19 @@ impl Session {
             }),
             Kind::RulesBoard => Ok(format!("\n{}", rows(game))),
             Kind::Interrupt => Ok(String::new()),
+            Kind::AnalyzeCommands => Ok(ANALYZE_COMMANDS.into()),
+            Kind::Param(None) => Ok(Param::values(engine)
+                .iter()
+                .map(|(name, value)| format!("[string] {name} {value}"))
+                .collect::<Vec<_>>()
+                .join("\n")),
+            Kind::Param(Some((name, value))) => Param::parse(&name, &value)
+                .map(|param| {
+                    param.apply(engine);
+                    log::info!("engine parameter {param}");
+                    String::new()
+                })
+                .map_err(CommandError::Param),
             Kind::Quit => unreachable!("handled before"),
         })
     }
@@ -641,7 +654,13 @@ enum CommandError {
     /// `genmove` for the colour not to move while the one to move has a move.
     #[error("{0} is to move")]
     OtherToMove(Color),
+    /// `iago-param` of an unknown parameter or a bad value.
+    #[error(transparent)]
+    Param(#[from] ParamError),
 }
+
+/// The reply to `gogui-analyze_commands`: GoGui's parameter dialog over `iago-param`.
+const ANALYZE_COMMANDS: &str = "param/Iago Parameters/iago-param";
 
 /// Why `set_game` names no rules this version plays.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

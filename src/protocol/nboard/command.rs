@@ -13,6 +13,7 @@ use nom::sequence::preceded;
 use thiserror::Error;
 
 use crate::board::notation::excerpt;
+use crate::protocol::session::Param;
 use crate::records::ggf::MoveItem;
 
 /// A command from the GUI.
@@ -26,6 +27,8 @@ pub enum Command {
     SetGame(String),
     /// `set contempt <n>`: the draw value, Black's view (may be fractional).
     SetContempt(f64),
+    /// `set <parameter> <value>`: an engine parameter (`set move_overhead 50`).
+    SetParam(Param),
     /// `move <mli>`: one move, with optional eval and time.
     Move(MoveItem),
     /// `ping <n>`: stop thinking and answer `pong <n>`; a `ping` without a valid number is
@@ -133,6 +136,25 @@ fn word_end(i: &str) -> IResult<&str, ()> {
     }
 }
 
+/// `<parameter> <value>` of a known parameter (a bad value fails the command).
+fn param(i: &str) -> IResult<&str, Command> {
+    let (rest, name) = take_while1(|c: char| !c.is_whitespace())(i)?;
+    if !Param::NAMES.contains(&name) {
+        return Err(nom::Err::Error(nom::error::Error::new(
+            i,
+            nom::error::ErrorKind::Tag,
+        )));
+    }
+    let (rest, value) = preceded(space1, take_while1(|c: char| !c.is_whitespace())).parse(rest)?;
+    match Param::parse(name, value) {
+        Ok(param) => Ok((rest, Command::SetParam(param))),
+        Err(_) => Err(nom::Err::Failure(nom::error::Error::new(
+            i,
+            nom::error::ErrorKind::Verify,
+        ))),
+    }
+}
+
 fn command(i: &str) -> IResult<&str, Command> {
     let end = |i| {
         (space0, nom::combinator::eof)
@@ -159,6 +181,7 @@ fn command(i: &str) -> IResult<&str, Command> {
                     (keyword("contempt"), space1),
                     cut(map(number_f64, Command::SetContempt)),
                 ),
+                param,
             )),
         ),
         preceded((keyword("move"), space1), cut(move_item)).map(Command::Move),
@@ -198,7 +221,9 @@ impl FromStr for Command {
                 // `set <unknown variable>` is not an error the GUI could cause: ignore it too.
                 Some(&"set")
                     if !["depth", "game", "contempt"]
-                        .contains(&line.split_whitespace().nth(1).unwrap_or("")) =>
+                        .iter()
+                        .chain(&Param::NAMES)
+                        .any(|v| *v == line.split_whitespace().nth(1).unwrap_or("")) =>
                 {
                     Err(ParseError::Unknown(line.to_string()))
                 }
@@ -219,6 +244,7 @@ impl fmt::Display for Command {
             Command::SetDepth(d) => write!(f, "set depth {d}"),
             Command::SetGame(g) => write!(f, "set game {g}"),
             Command::SetContempt(c) => write!(f, "set contempt {c}"),
+            Command::SetParam(p) => write!(f, "set {p}"),
             Command::Move(item) => write!(f, "move {item}"),
             Command::Ping(Some(n)) => write!(f, "ping {n}"),
             Command::Ping(None) => write!(f, "ping"),
@@ -244,6 +270,7 @@ mod tests {
             Command::SetGame("(;GM[Othello]TY[8]B[F5];)".into()),
             Command::SetContempt(1.5),
             Command::SetContempt(-3.0),
+            Command::SetParam(Param::MoveOverhead(std::time::Duration::from_millis(50))),
             Command::Move(MoveItem::parse("F5").unwrap()),
             Command::Move(MoveItem::parse("B3/0.00").unwrap()),
             Command::Move(MoveItem::parse("H5//0.14").unwrap()),
@@ -257,6 +284,31 @@ mod tests {
             Command::Clear,
             Command::Quit,
         ]
+    }
+
+    #[test]
+    fn parameters_are_set_by_name() {
+        assert_eq!(
+            "set move_overhead 0".parse(),
+            Ok(Command::SetParam(Param::MoveOverhead(
+                std::time::Duration::ZERO
+            )))
+        );
+        for bad in [
+            "set move_overhead",
+            "set move_overhead -5",
+            "set move_overhead 60001",
+            "set move_overhead 1.5",
+            "set move_overhead 5 6",
+        ] {
+            assert!(
+                matches!(
+                    bad.parse::<Command>(),
+                    Err(ParseError::BadArgument { command: "set", .. })
+                ),
+                "{bad}"
+            );
+        }
     }
 
     #[test]

@@ -115,6 +115,10 @@ impl Session {
                 self.slot.stop();
                 log::debug!("set contempt {contempt}: accepted; the search has no draw value");
             }
+            Command::SetParam(param) => {
+                param.apply(self.slot.stop());
+                log::info!("engine parameter {param}");
+            }
             Command::Move(item) => self.play(item),
             Command::Ping(n) => {
                 self.slot.stop();
