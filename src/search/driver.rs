@@ -12,7 +12,8 @@ use crate::search::control::{self, Control};
 use crate::search::endgame::Stopped;
 use crate::search::midgame::Othello;
 use crate::search::params::{
-    HELPERS_MIN_DEPTH, HELPERS_MIN_THREADS, PRESEARCH_END_SELECTIVITIES, PRESEARCH_GAP,
+    HELPERS_MIN_DEPTH, HELPERS_MIN_THREADS, ONE_HELPER_BELOW_THREADS, PRESEARCH_END_SELECTIVITIES,
+    PRESEARCH_GAP,
     PRESEARCH_MIDGAME_SELECTIVITY, PRESEARCH_MIN_EMPTIES, THREADS_PER_HELPER, WLD_SHARE_OF_EXACT,
 };
 use crate::search::probcut::Selectivity;
@@ -189,11 +190,12 @@ impl<G: SearchGame> Iterations<'_, G> {
                 helpers,
                 &control,
                 |control, i| {
-                    // Half the helpers a ply deeper: their entries answer the next iteration.
+                    // Half the helpers (the first, when alone) a ply deeper: their entries
+                    // answer the next iteration.
                     let mut helper = Pvs::new(tt, game, *control, false, selectivity);
                     let mut moves = start.clone();
                     // (`helper_count` leaves a ply below the last empty square.)
-                    let d = depth + (i % 2) as u32;
+                    let d = depth + 1 - (i % 2) as u32;
                     aspiration(&mut helper, node, &mut moves, d, guess, false);
                     helper.nodes()
                 },
@@ -395,13 +397,18 @@ impl IterationTimes {
 }
 
 /// Helper searches beside a midgame iteration on `threads` threads at `depth` with `empties`
-/// empty squares: one per [`THREADS_PER_HELPER`] threads, none on fewer than
-/// [`HELPERS_MIN_THREADS`], in iterations below [`HELPERS_MIN_DEPTH`] or near the end.
+/// empty squares: one on 2 or 3 threads ([`ONE_HELPER_BELOW_THREADS`]), none from there to
+/// [`HELPERS_MIN_THREADS`], then one per [`THREADS_PER_HELPER`] threads; none in iterations
+/// below [`HELPERS_MIN_DEPTH`] or near the end.
 fn helper_count(threads: usize, depth: u32, empties: u32) -> usize {
-    if threads < HELPERS_MIN_THREADS || depth < HELPERS_MIN_DEPTH || depth + 2 >= empties {
+    if threads < 2 || depth < HELPERS_MIN_DEPTH || depth + 2 >= empties {
         return 0;
     }
-    threads / THREADS_PER_HELPER
+    match threads {
+        t if t < ONE_HELPER_BELOW_THREADS => 1,
+        t if t < HELPERS_MIN_THREADS => 0,
+        t => t / THREADS_PER_HELPER,
+    }
 }
 
 /// Runs `main` (the iteration's own search, which splits over the pool) with `helpers` helper
@@ -668,6 +675,17 @@ mod tests {
         );
         assert!(!stop.into_inner(), "the helpers' stop is their own");
         (main, helpers, stuck.into_inner())
+    }
+
+    #[test]
+    fn helpers_by_threads() {
+        let count = |threads| helper_count(threads, 12, 40);
+        assert_eq!(
+            [1, 2, 3, 4, 7, 8, 16].map(count),
+            [0, 1, 1, 0, 0, 2, 4]
+        );
+        assert_eq!(helper_count(2, HELPERS_MIN_DEPTH - 1, 40), 0);
+        assert_eq!(helper_count(16, 38, 40), 0, "near the end");
     }
 
     /// Helpers never run on a thread inside the main search (which could not end before them);

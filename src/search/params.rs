@@ -37,9 +37,14 @@ pub const PRESEARCH_GAP: u32 = 8;
 /// (2026-11-22-endgame-solver.md).
 pub const PRESEARCH_MIN_EMPTIES: u32 = 18;
 
-/// Threads from which a midgame iteration runs helper searches: on 4 they slowed it down
-/// (2026-11-27-sixteen-cores.md).
+/// Threads from which a midgame iteration runs a helper search per [`THREADS_PER_HELPER`]
+/// threads: on 4 they slowed it down (2026-11-27-sixteen-cores.md).
 pub const HELPERS_MIN_THREADS: usize = 8;
+
+/// Below this many threads (2 and 3), a midgame iteration runs one helper search a ply deeper
+/// beside its splits: on 2 threads, games at a fixed depth moved sooner, and games at equal
+/// time scored a little better (2026-12-02-gui-clock-and-threads.md).
+pub const ONE_HELPER_BELOW_THREADS: usize = 4;
 
 /// The shallowest iteration with helper searches (2026-11-27-sixteen-cores.md).
 pub const HELPERS_MIN_DEPTH: u32 = 6;
