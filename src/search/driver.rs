@@ -13,8 +13,8 @@ use crate::search::endgame::Stopped;
 use crate::search::midgame::Othello;
 use crate::search::params::{
     HELPERS_MIN_DEPTH, HELPERS_MIN_THREADS, ONE_HELPER_BELOW_THREADS, PRESEARCH_END_SELECTIVITIES,
-    PRESEARCH_GAP,
-    PRESEARCH_MIDGAME_SELECTIVITY, PRESEARCH_MIN_EMPTIES, THREADS_PER_HELPER, WLD_SHARE_OF_EXACT,
+    PRESEARCH_GAP, PRESEARCH_MIDGAME_SELECTIVITY, PRESEARCH_MIN_EMPTIES, THREADS_PER_HELPER,
+    WLD_SHARE_OF_EXACT,
 };
 use crate::search::probcut::Selectivity;
 use crate::search::pvs::{Pvs, RootMove, SearchGame, principal_variation};
@@ -680,10 +680,7 @@ mod tests {
     #[test]
     fn helpers_by_threads() {
         let count = |threads| helper_count(threads, 12, 40);
-        assert_eq!(
-            [1, 2, 3, 4, 7, 8, 16].map(count),
-            [0, 1, 1, 0, 0, 2, 4]
-        );
+        assert_eq!([1, 2, 3, 4, 7, 8, 16].map(count), [0, 1, 1, 0, 0, 2, 4]);
         assert_eq!(helper_count(2, HELPERS_MIN_DEPTH - 1, 40), 0);
         assert_eq!(helper_count(16, 38, 40), 0, "near the end");
     }

@@ -116,9 +116,9 @@ impl TimePlan {
     /// Whether an iteration predicted to take `predicted` may start at `now`. On a clock, time
     /// left unused is kept for later moves: the whole iteration must be predicted to end by
     /// the target, so that the time kept for the solve is not spent before it. With a time per
-    /// move, what is left is lost: the first half must be predicted to end by the target (the
-    /// deadline). That half is about the search of the first root move, after which an
-    /// iteration stopped at the deadline still yields a move proved better.
+    /// move, what is left is lost: its first [`UNBANKED_START_SHARE`] must be predicted to end
+    /// by the target (the deadline), so that the first root move is searched and a later one
+    /// may still be proved better before the iteration is stopped.
     pub fn may_start(&self, now: Instant, predicted: Duration) -> bool {
         let Some(target) = self.target else {
             return true;
@@ -126,11 +126,16 @@ impl TimePlan {
         let end = if self.banked {
             now.checked_add(predicted)
         } else {
-            now.checked_add(predicted / 2)
+            now.checked_add(predicted / UNBANKED_START_SHARE)
         };
         end.is_some_and(|end| end <= target)
     }
 }
+
+/// With a time per move, an iteration starts when this fraction of it (its inverse) is
+/// predicted to end by the deadline: a quarter played stronger than a half at `time=0.02` on
+/// 2 threads (2026-12-02-gui-clock-and-threads.md).
+const UNBANKED_START_SHARE: u32 = 4;
 
 /// The safety margin kept before a deadline: 15 ms, or a fifth of very short budgets. It covers
 /// the time to notice the deadline, unwind the threads and write the reply.
@@ -454,15 +459,15 @@ mod tests {
         };
         assert!(clock.may_start(at(40), ms(60)));
         assert!(!clock.may_start(at(40), ms(61)));
-        // With a time per move: its first half by the deadline.
+        // With a time per move: its first quarter by the deadline.
         let per_move = TimePlan {
             start,
             target: Some(at(100)),
             hard: Some(at(100)),
             banked: false,
         };
-        assert!(per_move.may_start(at(40), ms(120)));
-        assert!(!per_move.may_start(at(40), ms(122)));
+        assert!(per_move.may_start(at(40), ms(240)));
+        assert!(!per_move.may_start(at(40), ms(244)));
         assert!(!per_move.may_start(at(100), ms(2)));
         // Without a deadline, always.
         let free = TimePlan {
