@@ -434,6 +434,7 @@ impl<'a> Referee<'a> {
             move_time: limit.move_time,
             by_game_timeout,
             elapsed: charged,
+            overhead,
         };
         let reply = match reply {
             Ok(reply) => reply,
@@ -504,6 +505,8 @@ struct MoveTime<'a> {
     move_time: Option<Duration>,
     /// Whether the game timeout set the wait.
     by_game_timeout: bool,
+    /// The overhead charged on top of the move's time (included in `elapsed`).
+    overhead: Duration,
     /// How long the move took.
     elapsed: Duration,
 }
@@ -513,11 +516,17 @@ impl MoveTime<'_> {
     fn message(&self, answered: bool) -> String {
         let setup = self.setup;
         let elapsed = self.elapsed;
-        let spent = if answered {
+        let mut spent = if answered {
             format!("took {:.2} s", elapsed.as_secs_f64())
         } else {
             format!("no move after {:.2} s", elapsed.as_secs_f64())
         };
+        if !self.overhead.is_zero() {
+            spent.push_str(&format!(
+                " ({} s of overhead included)",
+                seconds_text(self.overhead)
+            ));
+        }
         if self.by_game_timeout {
             let total = seconds_text(setup.game_timeout.unwrap_or_default());
             return format!("{spent}: the game timeout ({total} s) ran out");
@@ -603,8 +612,16 @@ mod tests {
         // 100 ms a move: the clock of 1 s runs out within a dozen moves.
         let record = instant_game(Duration::from_millis(100));
         match record.outcome {
-            Outcome::Forfeited { loser, reason, .. } => {
+            Outcome::Forfeited {
+                loser,
+                reason,
+                ref message,
+            } => {
                 assert_eq!((loser, reason), (Color::Black, Forfeit::Time));
+                assert!(
+                    message.contains("(0.1 s of overhead included)"),
+                    "{message}"
+                );
             }
             other => panic!("{other:?}"),
         }
