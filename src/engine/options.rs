@@ -50,7 +50,8 @@ pub struct EngineOptions {
 pub const DEFAULT_HASH_MB: usize = 64;
 
 /// The move overhead of an engine unless told otherwise: what a clock keeps for each move left
-/// beyond the engine's own time.
+/// beyond the engine's own time. Well above what NBoard and GoGui were measured to charge
+/// (2026-12-02-gui-clock-and-threads.md).
 pub const DEFAULT_MOVE_OVERHEAD: Duration = Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS);
 
 /// [`DEFAULT_MOVE_OVERHEAD`] in milliseconds, as the command line and the protocols write it.
