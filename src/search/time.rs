@@ -116,9 +116,9 @@ impl TimePlan {
     /// Whether an iteration predicted to take `predicted` may start at `now`. On a clock, time
     /// left unused is kept for later moves: the whole iteration must be predicted to end by
     /// the target, so that the time kept for the solve is not spent before it. With a time per
-    /// move, what is left is lost: its first [`UNBANKED_START_SHARE`] must be predicted to end
-    /// by the target (the deadline), so that the first root move is searched and a later one
-    /// may still be proved better before the iteration is stopped.
+    /// move, what is left is lost: the first part of it (one [`UNBANKED_START_SHARE`]-th) must
+    /// be predicted to end by the target (the deadline), so that the first root move is searched
+    /// and a later one may still be proved better before the iteration is stopped.
     pub fn may_start(&self, now: Instant, predicted: Duration) -> bool {
         let Some(target) = self.target else {
             return true;
@@ -132,9 +132,9 @@ impl TimePlan {
     }
 }
 
-/// With a time per move, an iteration starts when this fraction of it (its inverse) is
-/// predicted to end by the deadline: a quarter played stronger than a half at `time=0.02` on
-/// 2 threads (2026-12-02-gui-clock-and-threads.md).
+/// With a time per move, an iteration starts when one N-th of it (here a quarter) is predicted
+/// to end by the deadline: a quarter played stronger than a half at `time=0.02` on 2 threads
+/// (2026-12-02-gui-clock-and-threads.md).
 const UNBANKED_START_SHARE: u32 = 4;
 
 /// The safety margin kept before a deadline: 15 ms, or a fifth of very short budgets. It covers
