@@ -50,10 +50,9 @@ pub enum ValueError {
 
 /// `--move-overhead`: whole milliseconds, 0 to [`MAX_MOVE_OVERHEAD_MS`].
 pub(crate) fn overhead_arg(text: &str) -> Result<u64, ValueError> {
-    match text.parse::<u64>() {
-        Ok(ms) if ms <= MAX_MOVE_OVERHEAD_MS => Ok(ms),
-        _ => Err(ValueError::Overhead),
-    }
+    crate::engine::parse_move_overhead(text)
+        .map(|overhead| overhead.as_millis() as u64)
+        .ok_or(ValueError::Overhead)
 }
 
 /// Why `--rules`, `--discs` and `--size` name no playable rule set.

@@ -28,7 +28,7 @@ mod options;
 
 pub use options::{
     BookSource, DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD, DEFAULT_MOVE_OVERHEAD_MS, EngineOptions,
-    EvalSource, LoadError, Loaded, MAX_MOVE_OVERHEAD_MS, default_threads,
+    EvalSource, LoadError, Loaded, MAX_MOVE_OVERHEAD_MS, default_threads, parse_move_overhead,
 };
 
 /// Plies of a game that `learn` adds to the book.

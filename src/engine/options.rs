@@ -60,6 +60,15 @@ pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 50;
 /// The largest move overhead an engine takes from outside, in milliseconds (a minute).
 pub const MAX_MOVE_OVERHEAD_MS: u64 = 60_000;
 
+/// A move overhead written as whole milliseconds, 0 to [`MAX_MOVE_OVERHEAD_MS`] (the command
+/// line, the protocols' parameters and the match specs all read it so).
+pub fn parse_move_overhead(text: &str) -> Option<Duration> {
+    text.parse::<u64>()
+        .ok()
+        .filter(|&ms| ms <= MAX_MOVE_OVERHEAD_MS)
+        .map(Duration::from_millis)
+}
+
 /// The number of cores of the machine, the default number of search threads.
 pub fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use thiserror::Error;
 
-use crate::engine::{BookSource, EngineOptions, EvalSource, MAX_MOVE_OVERHEAD_MS};
+use crate::engine::{BookSource, EngineOptions, EvalSource};
 use crate::protocol::Protocol;
 use crate::records::ggf::TimeControl;
 
@@ -269,18 +269,14 @@ impl<'a> Item<'a> {
             })
     }
 
-    /// The value as whole milliseconds, 0 to [`MAX_MOVE_OVERHEAD_MS`].
+    /// The value as whole milliseconds, 0 to [`crate::engine::MAX_MOVE_OVERHEAD_MS`].
     fn milliseconds(&self) -> Result<Duration, SpecProblem> {
         let v = self.need("milliseconds")?;
-        v.parse::<u64>()
-            .ok()
-            .filter(|&ms| ms <= MAX_MOVE_OVERHEAD_MS)
-            .map(Duration::from_millis)
-            .ok_or_else(|| SpecProblem::NotANumber {
-                key: self.key.clone(),
-                value: v.to_string(),
-                what: "milliseconds from 0 to 60000",
-            })
+        crate::engine::parse_move_overhead(v).ok_or_else(|| SpecProblem::NotANumber {
+            key: self.key.clone(),
+            value: v.to_string(),
+            what: "milliseconds from 0 to 60000",
+        })
     }
 
     /// The value as a positive whole number.

@@ -252,11 +252,8 @@ impl Param {
     /// The parameter `name` set to `value`.
     pub fn parse(name: &str, value: &str) -> Result<Param, ParamError> {
         match name.to_ascii_lowercase().as_str() {
-            "move_overhead" => value
-                .parse::<u64>()
-                .ok()
-                .filter(|&ms| ms <= MAX_MOVE_OVERHEAD_MS)
-                .map(|ms| Param::MoveOverhead(std::time::Duration::from_millis(ms)))
+            "move_overhead" => crate::engine::parse_move_overhead(value)
+                .map(Param::MoveOverhead)
                 .ok_or_else(|| ParamError::Value {
                     name: "move_overhead",
                     value: value.to_string(),
