@@ -101,12 +101,13 @@ impl MatchReport {
                 .collect();
             used.games += 1;
             used.moves += times.len();
-            used.seconds += times.iter().sum::<f64>();
+            let spent = times.iter().sum::<f64>();
+            used.seconds += spent;
             if let Some(clock) = self.limits[engine].clock {
                 let moves = times.len() as u32;
                 let given = (clock.base + clock.increment * moves).as_secs_f64();
                 used.clock_seconds += given;
-                let left = given - times.iter().sum::<f64>();
+                let left = given - spent;
                 used.least_left = Some(used.least_left.map_or(left, |l: f64| l.min(left)));
             }
         }
