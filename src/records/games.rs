@@ -76,61 +76,98 @@ pub enum GameError {
 /// optional). Blank lines and lines starting with `#`, `%` or `;` are skipped. Each game is
 /// read on its own: a bad one is an error in its place, the others stand.
 pub fn read_games(text: &str, source: &str, rules: Rules) -> Vec<Result<PlayedGame, GameError>> {
-    let mut games = Vec::new();
-    for segment in segments(text) {
-        match segment {
-            Segment::Ggf { start, end } => {
-                let line = line_of(text, start);
-                games.push(
-                    GgfGame::parse(&text[start..end])
-                        .and_then(|ggf| {
-                            let game = ggf.game()?;
-                            let name = |tag, default: &str| {
-                                ggf.tag(tag)
-                                    .map(str::trim)
-                                    .filter(|n| !n.is_empty())
-                                    .unwrap_or(default)
-                                    .to_string()
-                            };
-                            Ok(PlayedGame {
+    let mut cursor = GameCursor::default();
+    std::iter::from_fn(|| cursor.next_game(text, source, rules)).collect()
+}
+
+/// A place in a text of games (as [`read_games`] reads them), for reading them one at a time:
+/// the caller keeps the text and the cursor, and each call of [`GameCursor::next_game`] reads
+/// one game past the cursor.
+#[derive(Clone, Copy, Debug)]
+pub struct GameCursor {
+    /// The byte where the next reading starts.
+    pub offset: usize,
+    /// The line of that byte (from 1).
+    pub line: usize,
+}
+
+impl Default for GameCursor {
+    fn default() -> GameCursor {
+        GameCursor { offset: 0, line: 1 }
+    }
+}
+
+impl GameCursor {
+    /// The next game of `text` after the cursor (or its error), the cursor moved past it;
+    /// `None` at the end of the text.
+    pub fn next_game(
+        &mut self,
+        text: &str,
+        source: &str,
+        rules: Rules,
+    ) -> Option<Result<PlayedGame, GameError>> {
+        loop {
+            let (segment, next) = next_segment(text.as_bytes(), self.offset)?;
+            let line = self.line;
+            self.line += text.as_bytes()[self.offset..next]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count();
+            self.offset = next;
+            match segment {
+                Segment::Ggf { start, end } => {
+                    return Some(ggf_game(&text[start..end], source, line));
+                }
+                Segment::Line { start, end } => {
+                    let content = text[start..end].trim();
+                    if content.is_empty()
+                        || content.starts_with(['#', '%', ';'])
+                        || content.chars().all(|c| c == ')' || c.is_whitespace())
+                    {
+                        continue;
+                    }
+                    return Some(
+                        Game::from_transcript(rules, rules.start_position(), content)
+                            .map(|game| PlayedGame {
                                 game,
-                                players: [name("PB", "Black"), name("PW", "White")],
+                                players: ["Black".into(), "White".into()],
                                 line,
                             })
-                        })
-                        .map_err(|error| GameError::Ggf {
-                            input: source.to_string(),
-                            line,
-                            error,
-                        }),
-                );
-            }
-            Segment::Line { start, end } => {
-                let content = text[start..end].trim();
-                let line = line_of(text, start);
-                if content.is_empty()
-                    || content.starts_with(['#', '%', ';'])
-                    || content.chars().all(|c| c == ')' || c.is_whitespace())
-                {
-                    continue;
+                            .map_err(|error| GameError::Transcript {
+                                input: source.to_string(),
+                                line,
+                                error,
+                            }),
+                    );
                 }
-                games.push(
-                    Game::from_transcript(rules, rules.start_position(), content)
-                        .map(|game| PlayedGame {
-                            game,
-                            players: ["Black".into(), "White".into()],
-                            line,
-                        })
-                        .map_err(|error| GameError::Transcript {
-                            input: source.to_string(),
-                            line,
-                            error,
-                        }),
-                );
             }
         }
     }
-    games
+}
+
+/// The GGF game `text` (starting on `line` of `source`), replayed.
+fn ggf_game(text: &str, source: &str, line: usize) -> Result<PlayedGame, GameError> {
+    GgfGame::parse(text)
+        .and_then(|ggf| {
+            let game = ggf.game()?;
+            let name = |tag, default: &str| {
+                ggf.tag(tag)
+                    .map(str::trim)
+                    .filter(|n| !n.is_empty())
+                    .unwrap_or(default)
+                    .to_string()
+            };
+            Ok(PlayedGame {
+                game,
+                players: [name("PB", "Black"), name("PW", "White")],
+                line,
+            })
+        })
+        .map_err(|error| GameError::Ggf {
+            input: source.to_string(),
+            line,
+            error,
+        })
 }
 
 /// A piece of the input: a GGF game, or a line outside any.
@@ -139,38 +176,35 @@ enum Segment {
     Line { start: usize, end: usize },
 }
 
-/// The GGF games of `text` (from `(;` to the `;)` or `)` that closes it, bracketed values and
-/// their escapes skipped) and the lines outside them, in order.
-fn segments(text: &str) -> Vec<Segment> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::new();
-    let mut line_start = 0;
-    let mut i = 0;
+/// The first segment of `bytes` from `from` on: a GGF game (from `(;` to the `;)` or `)` that
+/// closes it, bracketed values and their escapes skipped) or a line outside any, and where the
+/// next segment starts; `None` at the end.
+fn next_segment(bytes: &[u8], from: usize) -> Option<(Segment, usize)> {
+    let mut i = from;
     while i < bytes.len() {
         if bytes[i] == b'(' && bytes.get(i + 1) == Some(&b';') {
-            // What stands before the game on its line (a synchro prefix, say) is not a line.
+            // What stands before the game on its line (a synchro prefix, say) is skipped.
             let end = game_end(bytes, i);
-            out.push(Segment::Ggf { start: i, end });
-            i = end;
-            line_start = i;
-            continue;
+            return Some((Segment::Ggf { start: i, end }, end));
         }
         if bytes[i] == b'\n' {
-            out.push(Segment::Line {
-                start: line_start,
-                end: i,
-            });
-            line_start = i + 1;
+            return Some((
+                Segment::Line {
+                    start: from,
+                    end: i,
+                },
+                i + 1,
+            ));
         }
         i += 1;
     }
-    if line_start < bytes.len() {
-        out.push(Segment::Line {
-            start: line_start,
+    (from < bytes.len()).then_some((
+        Segment::Line {
+            start: from,
             end: bytes.len(),
-        });
-    }
-    out
+        },
+        bytes.len(),
+    ))
 }
 
 /// The end (exclusive) of the GGF game starting at `start` (`(;`): after its closing `)`, or
@@ -191,14 +225,6 @@ fn game_end(bytes: &[u8], start: usize) -> usize {
         i += 1;
     }
     bytes.len()
-}
-
-/// The line (from 1) of byte `at` of `text`.
-fn line_of(text: &str, at: usize) -> usize {
-    1 + text.as_bytes()[..at]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count()
 }
 
 #[cfg(test)]
