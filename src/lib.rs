@@ -41,6 +41,7 @@
 //! - [`eval`]: the trained pattern evaluation, the hand-written one, and the incremental state
 //!   a search carries.
 //! - [`book`]: opening books (load, save, probe).
+//! - [`review`]: the per-move losses of played games (`iago review`).
 //! - [`records`]: game records (GGF, WTHOR, Logistello's games, files of games and of
 //!   problems), read, and GGF written.
 //!
@@ -60,7 +61,7 @@ pub(crate) mod matchrun;
 pub mod perft;
 pub(crate) mod protocol;
 pub mod records;
-pub(crate) mod review;
+pub mod review;
 pub mod search;
 pub(crate) mod train;
 

@@ -18,13 +18,13 @@ use crate::search::{Bound, Limits};
 
 /// A loss of at least this many discs is a blunder: marked in the tables, counted in the
 /// summaries, drawn in the pictures.
-pub(crate) const BLUNDER: i32 = 4;
+pub const BLUNDER: i32 = 4;
 
 /// The phases of a game by the empty squares before the move: 60-45, 44-35, 34-25, 24-15, 14-0.
-pub(crate) const PHASES: [(u32, u32); 5] = [(60, 45), (44, 35), (34, 25), (24, 15), (14, 0)];
+pub const PHASES: [(u32, u32); 5] = [(60, 45), (44, 35), (34, 25), (24, 15), (14, 0)];
 
 /// The phase (an index into [`PHASES`]) of a move made with `empties` empty squares.
-pub(crate) fn phase(empties: u32) -> usize {
+pub fn phase(empties: u32) -> usize {
     PHASES
         .iter()
         .position(|&(_, low)| empties >= low)
@@ -34,15 +34,15 @@ pub(crate) fn phase(empties: u32) -> usize {
 /// The depth of a review unless told otherwise (`iago review --depth`, the console's `review`
 /// at a time level): deep enough that the reviewer out-searches the games it judges, a game
 /// of 60 moves in about half a minute on two threads (2026-11-28-where-games-are-lost.md).
-pub(crate) const DEFAULT_DEPTH: u32 = 14;
+pub const DEFAULT_DEPTH: u32 = 14;
 
 /// Positions with at most this many empties are solved exactly unless told otherwise
 /// (`--exact-from`, the console's `review`): about a second a move on two threads.
-pub(crate) const DEFAULT_EXACT_FROM: u32 = 20;
+pub const DEFAULT_EXACT_FROM: u32 = 20;
 
 /// How deep a review searches.
 #[derive(Clone, Debug)]
-pub(crate) struct ReviewOptions {
+pub struct ReviewOptions {
     /// The depth of the search of positions with more than `exact_from` empties.
     pub depth: u32,
     /// Positions with at most this many empties are solved exactly (a search of `depth` plies
@@ -80,7 +80,7 @@ impl ReviewOptions {
 
 /// One reviewed move. Values are discs for the player who moved.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub(crate) struct MoveReview {
+pub struct MoveReview {
     /// The game, from 1.
     pub game: usize,
     /// The move's place in the game, from 1 (passes count).
@@ -126,7 +126,7 @@ impl MoveReview {
 /// threads, table, evaluation and selectivity the searches use; `progress` is called after each
 /// reviewed move. Forced passes are not reviewed, nor with `options.player` the other player's
 /// moves. The engine's stop flag ends the review early (the moves reviewed so far are given).
-pub(crate) fn review_game(
+pub fn review_game(
     engine: &mut Engine,
     played: &PlayedGame,
     index: usize,
