@@ -1,0 +1,610 @@
+//! `iago.datasets`' compiled part: seeded random games, per-position labels, pass conventions
+//! and exact scores, standard 8×8 Othello, in parallel on rayon with the GIL released.
+//!
+//! A game is a row of square indices (0-63, a1 = 0) padded with `-1`; with explicit passes a
+//! pass is `64`. Game `i` of a seed depends on the seed and `i` alone, so the bytes do not
+//! depend on the thread count or on how the games are split into calls.
+
+use numpy::{
+    PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods,
+};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use rayon::prelude::*;
+
+use iago::board::movegen;
+use iago::engine::{BookSource, EngineOptions};
+use iago::{Board, Color, Engine, Position, Rules, SolveMode, State};
+
+use crate::errors::value_error;
+
+/// The pass in a row of moves with explicit passes.
+pub(crate) const PASS: i8 = 64;
+/// Padding after a game's last move.
+pub(crate) const PAD: i8 = -1;
+/// The longest game with explicit passes: 60 moves, each at most after one pass.
+const MAX_EXPLICIT: usize = 120;
+/// Games a rayon task takes at a time.
+const GAMES_PER_TASK: usize = 512;
+
+/// SplitMix64: the generator of one game, seeded by the batch's seed and the game's number.
+pub(crate) struct SplitMix(u64);
+
+impl SplitMix {
+    pub(crate) fn new(seed: u64, stream: u64) -> SplitMix {
+        let mut mixer = SplitMix(seed ^ 0x6A09_E667_F3BC_C909);
+        let base = mixer.next_u64();
+        SplitMix(base ^ stream.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+    }
+
+    pub(crate) fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A uniform choice among the set bits of `mask` (not empty): the square index.
+    pub(crate) fn pick(&mut self, mask: u64) -> usize {
+        let k = u64::from(mask.count_ones());
+        let mut j = ((u128::from(self.next_u64()) * u128::from(k)) >> 64) as u32;
+        let mut rest = mask;
+        while j > 0 {
+            rest &= rest - 1;
+            j -= 1;
+        }
+        rest.trailing_zeros() as usize
+    }
+}
+
+/// Plays one uniformly random game into `out` (square indices, `PASS` for a pass when
+/// `passes`); returns its length.
+fn random_game(rng: &mut SplitMix, passes: bool, out: &mut [i8; MAX_EXPLICIT]) -> usize {
+    let mut board = Board::start();
+    let mut len = 0;
+    loop {
+        let moves = movegen::moves(board.player, board.opponent);
+        if moves == 0 {
+            let other = board.pass();
+            if movegen::moves(other.player, other.opponent) == 0 {
+                return len;
+            }
+            if passes {
+                out[len] = PASS;
+                len += 1;
+            }
+            board = other;
+            continue;
+        }
+        let sq = rng.pick(moves);
+        let flips = movegen::flips(board.player, board.opponent, sq);
+        board = board.play_unchecked(sq, flips);
+        out[len] = sq as i8;
+        len += 1;
+    }
+}
+
+/// A batch of games as Python sees it: the rows of moves and their lengths.
+type GameArrays<'py> = (Bound<'py, PyArray2<i8>>, Bound<'py, PyArray1<i16>>);
+
+/// Runs `f` on `threads` threads (a pool of its own), or on rayon's global pool.
+fn on_threads<T: Send>(threads: Option<usize>, f: impl FnOnce() -> T + Send) -> PyResult<T> {
+    match threads {
+        None => Ok(f()),
+        Some(0) => Err(value_error("threads is at least 1")),
+        Some(n) => rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .map(|pool| pool.install(f))
+            .map_err(|e| value_error(format!("cannot start {n} threads: {e}"))),
+    }
+}
+
+/// `n` uniformly random complete games of standard Othello, seeded: a `(n, L)` int8 array of
+/// square indices padded with -1 (L = 60 with implicit passes; with `passes=True` a pass is 64
+/// and L is the longest game of the batch) and the `(n,)` int16 lengths.
+#[pyfunction]
+#[pyo3(signature = (n, *, seed = 0, passes = false, threads = None))]
+fn random_games<'py>(
+    py: Python<'py>,
+    n: usize,
+    seed: u64,
+    passes: bool,
+    threads: Option<usize>,
+) -> PyResult<GameArrays<'py>> {
+    if n > 1 << 32 {
+        return Err(value_error(format!("{n} games is too many for one call")));
+    }
+    let (moves, lengths, width) = py.detach(|| {
+        on_threads(threads, || {
+            if passes {
+                generate_explicit(n, seed)
+            } else {
+                let mut moves = vec![PAD; n * 60];
+                let mut lengths = vec![0i16; n];
+                moves
+                    .par_chunks_mut(60 * GAMES_PER_TASK)
+                    .zip(lengths.par_chunks_mut(GAMES_PER_TASK))
+                    .enumerate()
+                    .for_each(|(task, (rows, lens))| {
+                        let mut buffer = [PAD; MAX_EXPLICIT];
+                        for (i, (row, len)) in rows.chunks_mut(60).zip(lens.iter_mut()).enumerate()
+                        {
+                            let game = (task * GAMES_PER_TASK + i) as u64;
+                            let mut rng = SplitMix::new(seed, game);
+                            let l = random_game(&mut rng, false, &mut buffer);
+                            row[..l].copy_from_slice(&buffer[..l]);
+                            *len = l as i16;
+                        }
+                    });
+                (moves, lengths, 60)
+            }
+        })
+    })?;
+    let moves = PyArray1::from_vec(py, moves).reshape([n, width])?;
+    Ok((moves, PyArray1::from_vec(py, lengths)))
+}
+
+fn generate_explicit(n: usize, seed: u64) -> (Vec<i8>, Vec<i16>, usize) {
+    let mut wide = vec![PAD; n * MAX_EXPLICIT];
+    let mut lengths = vec![0i16; n];
+    wide.par_chunks_mut(MAX_EXPLICIT * GAMES_PER_TASK)
+        .zip(lengths.par_chunks_mut(GAMES_PER_TASK))
+        .enumerate()
+        .for_each(|(task, (rows, lens))| {
+            for (i, (row, len)) in rows
+                .chunks_mut(MAX_EXPLICIT)
+                .zip(lens.iter_mut())
+                .enumerate()
+            {
+                let game = (task * GAMES_PER_TASK + i) as u64;
+                let mut rng = SplitMix::new(seed, game);
+                let row: &mut [i8; MAX_EXPLICIT] = row.try_into().expect("a row");
+                *len = random_game(&mut rng, true, row) as i16;
+            }
+        });
+    let width = lengths.iter().copied().max().unwrap_or(0).max(60) as usize;
+    (narrow(&wide, MAX_EXPLICIT, width), lengths, width)
+}
+
+/// Rows of `width` from rows of `from` (`width <= from`).
+fn narrow(rows: &[i8], from: usize, width: usize) -> Vec<i8> {
+    if from == width {
+        return rows.to_vec();
+    }
+    let mut out = Vec::with_capacity(rows.len() / from * width);
+    for row in rows.chunks(from) {
+        out.extend_from_slice(&row[..width]);
+    }
+    out
+}
+
+/// One move of a row: a square, a pass, or the end of the game.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Token {
+    Square(usize),
+    Pass,
+    End,
+}
+
+fn token(value: i8, explicit: bool) -> Option<Token> {
+    match value {
+        0..=63 => Some(Token::Square(value as usize)),
+        PASS if explicit => Some(Token::Pass),
+        PAD => Some(Token::End),
+        _ => None,
+    }
+}
+
+/// Why a row of moves does not replay.
+fn row_error(game: usize, ply: usize, message: impl std::fmt::Display) -> String {
+    format!("game {game}, move {}: {message}", ply + 1)
+}
+
+/// One move of a replayed row.
+struct Step {
+    /// The square, `None` for a written pass.
+    square: Option<usize>,
+    /// The discs the move flipped.
+    flips: u64,
+    /// The board after it, relative to the side to move next.
+    after: Board,
+    /// The legal moves of the side to move next.
+    moves: u64,
+    /// The side to move next.
+    next: Color,
+    /// Whether the other side had to pass after the move, a pass the row leaves out.
+    passed_after: bool,
+}
+
+/// Replays row `game` (its first `len` moves), calling `visit` for each; passes are taken
+/// where the row leaves them out (`explicit` false) or where they are written (64).
+fn replay(
+    row: &[i8],
+    len: usize,
+    explicit: bool,
+    game: usize,
+    mut visit: impl FnMut(&Step),
+) -> Result<(), String> {
+    let mut board = Board::start();
+    let mut moves = movegen::moves(board.player, board.opponent);
+    let mut color = Color::Black;
+    for (ply, &value) in row.iter().take(len).enumerate() {
+        let tok = token(value, explicit).ok_or_else(|| {
+            row_error(
+                game,
+                ply,
+                format!("{value} is not a square (0-63), a pass (64) or -1"),
+            )
+        })?;
+        let step = match tok {
+            Token::End => break,
+            Token::Pass => {
+                if moves != 0 {
+                    return Err(row_error(game, ply, "a pass while a move exists"));
+                }
+                let after = board.pass();
+                let next_moves = movegen::moves(after.player, after.opponent);
+                if next_moves == 0 {
+                    return Err(row_error(game, ply, "a pass after the game is over"));
+                }
+                Step {
+                    square: None,
+                    flips: 0,
+                    after,
+                    moves: next_moves,
+                    next: color.opposite(),
+                    passed_after: false,
+                }
+            }
+            Token::Square(sq) => {
+                if moves >> sq & 1 == 0 {
+                    let name = iago::Square::from_index_unchecked(sq as u8);
+                    let why = if moves == 0 && explicit {
+                        "the side to move must pass (64)".to_string()
+                    } else {
+                        format!("{name} is not legal")
+                    };
+                    return Err(row_error(game, ply, why));
+                }
+                let flips = movegen::flips(board.player, board.opponent, sq);
+                let mut after = board.play_unchecked(sq, flips);
+                let mut next_moves = movegen::moves(after.player, after.opponent);
+                let mut next = color.opposite();
+                let mut passed_after = false;
+                if !explicit && next_moves == 0 {
+                    let other = after.pass();
+                    let other_moves = movegen::moves(other.player, other.opponent);
+                    if other_moves != 0 {
+                        // The other side must pass: the mover moves again.
+                        (after, next_moves, next, passed_after) = (other, other_moves, color, true);
+                    }
+                }
+                Step {
+                    square: Some(sq),
+                    flips,
+                    after,
+                    moves: next_moves,
+                    next,
+                    passed_after,
+                }
+            }
+        };
+        visit(&step);
+        (board, moves, color) = (step.after, step.moves, step.next);
+    }
+    Ok(())
+}
+
+/// The lengths of rows: given, or up to the first -1.
+fn row_lengths(moves: &[i8], width: usize, lengths: Option<&[i16]>) -> PyResult<Vec<usize>> {
+    let rows = moves.len() / width.max(1);
+    match lengths {
+        Some(l) if l.len() != rows => {
+            Err(value_error(format!("{} lengths for {rows} games", l.len())))
+        }
+        Some(l) => l
+            .iter()
+            .map(|&x| {
+                usize::try_from(x)
+                    .ok()
+                    .filter(|&x| x <= width)
+                    .ok_or_else(|| value_error(format!("length {x} is not in 0..{width}")))
+            })
+            .collect(),
+        None => Ok(moves
+            .chunks(width.max(1))
+            .map(|row| row.iter().position(|&v| v == PAD).unwrap_or(row.len()))
+            .collect()),
+    }
+}
+
+/// A zeroed buffer of `len` bytes for an array. A large one is backed by huge pages where the
+/// system lends them on request (Linux's transparent huge pages in `madvise` mode, as numpy
+/// asks for its own arrays): filling fresh memory is otherwise bound by its page faults.
+fn zeroed(len: usize) -> Vec<i8> {
+    let mut buffer: Vec<i8> = Vec::with_capacity(len);
+    #[cfg(target_os = "linux")]
+    {
+        const HUGE: usize = 2 << 20;
+        let start = buffer.as_mut_ptr() as usize;
+        let first = start.next_multiple_of(HUGE);
+        let end = (start + len) / HUGE * HUGE;
+        if end > first {
+            // SAFETY: `first..end` lies inside the buffer's allocation (of at least `len`
+            // bytes from `start`), and MADV_HUGEPAGE only advises the kernel how to back it:
+            // it neither reads, writes nor frees the memory.
+            unsafe {
+                libc::madvise(first as *mut libc::c_void, end - first, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
+    buffer.resize(len, 0);
+    buffer
+}
+
+/// Eight bytes (0 or 1) for each byte of a mask: the squares of a row.
+static SPREAD: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut bit = 0;
+        let mut word = 0u64;
+        while bit < 8 {
+            if b >> bit & 1 != 0 {
+                word |= 1 << (8 * bit);
+            }
+            bit += 1;
+        }
+        table[b] = word;
+        b += 1;
+    }
+    table
+};
+
+/// Writes `mine + 2 * theirs` (a square's class: 0 empty, 1 mine, 2 theirs) or a 0/1 mask as
+/// 64 bytes.
+#[inline]
+fn spread(out: &mut [i8], mine: u64, theirs: u64) {
+    for (row, chunk) in out.chunks_exact_mut(8).enumerate() {
+        let a = SPREAD[(mine >> (8 * row) & 0xFF) as usize];
+        let b = SPREAD[(theirs >> (8 * row) & 0xFF) as usize];
+        chunk.copy_from_slice(&(a + 2 * b).to_le_bytes().map(|x| x as i8));
+    }
+}
+
+/// The labels of one position after a move, written at position `p` of the arrays.
+struct Labels<'a> {
+    board: &'a mut [i8],
+    flipped: &'a mut [i8],
+    legal: &'a mut [i8],
+    to_move: &'a mut [i8],
+}
+
+/// Per-position labels of games (rows of `moves`, each up to its length): for the position
+/// after every move, `board` (64 squares: 0 empty, 1 the side to move next's disc, 2 the
+/// other's), `flipped` (1 where the move flipped a disc), `legal` (1 on the legal moves of
+/// the side to move next) and `to_move` (0 Black, 1 White, the side to move next). Positions
+/// are in order, game by game; there are `lengths.sum()` of them.
+#[pyfunction]
+#[pyo3(signature = (moves, lengths = None, *, passes = false, threads = None))]
+fn labels<'py>(
+    py: Python<'py>,
+    moves: PyReadonlyArray2<'py, i8>,
+    lengths: Option<PyReadonlyArray1<'py, i16>>,
+    passes: bool,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let width = moves.shape()[1];
+    let rows = moves.as_slice()?;
+    let lengths = match &lengths {
+        Some(l) => Some(l.as_slice()?),
+        None => None,
+    };
+    let lengths = row_lengths(rows, width, lengths)?;
+    let (board, flipped, legal, to_move, total) = py
+        .detach(|| on_threads(threads, || label_rows(rows, width, &lengths, passes)))?
+        .map_err(value_error)?;
+    let dict = PyDict::new(py);
+    dict.set_item("board", PyArray1::from_vec(py, board).reshape([total, 64])?)?;
+    dict.set_item(
+        "flipped",
+        PyArray1::from_vec(py, flipped).reshape([total, 64])?,
+    )?;
+    dict.set_item("legal", PyArray1::from_vec(py, legal).reshape([total, 64])?)?;
+    dict.set_item("to_move", PyArray1::from_vec(py, to_move))?;
+    Ok(dict)
+}
+
+type LabelArrays = (Vec<i8>, Vec<i8>, Vec<i8>, Vec<i8>, usize);
+
+fn label_rows(
+    rows: &[i8],
+    width: usize,
+    lengths: &[usize],
+    explicit: bool,
+) -> Result<LabelArrays, String> {
+    // Positions of each game: its moves up to the first -1 within its length.
+    let counts: Vec<usize> = rows
+        .chunks(width.max(1))
+        .zip(lengths)
+        .map(|(row, &len)| row[..len].iter().take_while(|&&v| v != PAD).count())
+        .collect();
+    let total: usize = counts.iter().sum();
+    let (mut board, mut flipped, mut legal) =
+        (zeroed(total * 64), zeroed(total * 64), zeroed(total * 64));
+    let mut to_move = vec![0i8; total];
+    // Tasks of GAMES_PER_TASK games, each with its slices of the outputs.
+    let mut tasks = Vec::new();
+    let (mut b, mut f, mut l, mut t) = (
+        &mut board[..],
+        &mut flipped[..],
+        &mut legal[..],
+        &mut to_move[..],
+    );
+    for (task, games) in counts.chunks(GAMES_PER_TASK).enumerate() {
+        let positions: usize = games.iter().sum();
+        let (b0, b1) = std::mem::take(&mut b).split_at_mut(positions * 64);
+        let (f0, f1) = std::mem::take(&mut f).split_at_mut(positions * 64);
+        let (l0, l1) = std::mem::take(&mut l).split_at_mut(positions * 64);
+        let (t0, t1) = std::mem::take(&mut t).split_at_mut(positions);
+        (b, f, l, t) = (b1, f1, l1, t1);
+        tasks.push((
+            task * GAMES_PER_TASK,
+            games,
+            Labels {
+                board: b0,
+                flipped: f0,
+                legal: l0,
+                to_move: t0,
+            },
+        ));
+    }
+    tasks.into_par_iter().try_for_each(|(first, games, out)| {
+        let mut p = 0;
+        for (i, &count) in games.iter().enumerate() {
+            let game = first + i;
+            let row = &rows[game * width..(game + 1) * width];
+            replay(row, count, explicit, game, |step| {
+                let at = p * 64..(p + 1) * 64;
+                let after = step.after;
+                spread(&mut out.board[at.clone()], after.player, after.opponent);
+                spread(&mut out.flipped[at.clone()], step.flips, 0);
+                spread(&mut out.legal[at], step.moves, 0);
+                out.to_move[p] = match step.next {
+                    Color::Black => 0,
+                    Color::White => 1,
+                };
+                p += 1;
+            })?;
+        }
+        Ok::<(), String>(())
+    })?;
+    Ok((board, flipped, legal, to_move, total))
+}
+
+/// Rows of moves with the passes written as 64, from rows without them (or the reverse with
+/// `remove=True`): the same games, replayed and checked.
+#[pyfunction]
+#[pyo3(signature = (moves, lengths = None, *, remove = false))]
+fn convert_passes<'py>(
+    py: Python<'py>,
+    moves: PyReadonlyArray2<'py, i8>,
+    lengths: Option<PyReadonlyArray1<'py, i16>>,
+    remove: bool,
+) -> PyResult<GameArrays<'py>> {
+    let width = moves.shape()[1];
+    let rows = moves.as_slice()?;
+    let lengths = match &lengths {
+        Some(l) => Some(l.as_slice()?),
+        None => None,
+    };
+    let lengths = row_lengths(rows, width, lengths)?;
+    let n = lengths.len();
+    let converted: Result<Vec<Vec<i8>>, String> = py.detach(|| {
+        (0..n)
+            .into_par_iter()
+            .map(|game| {
+                let row = &rows[game * width..(game + 1) * width];
+                let mut out = Vec::with_capacity(MAX_EXPLICIT);
+                // `remove`: the input has explicit passes; else it has none, and the passes
+                // replay infers are written.
+                replay(row, lengths[game], remove, game, |step| {
+                    if let Some(sq) = step.square {
+                        out.push(sq as i8);
+                        if step.passed_after {
+                            out.push(PASS);
+                        }
+                    }
+                })?;
+                Ok(out)
+            })
+            .collect()
+    });
+    let converted = converted.map_err(value_error)?;
+    let width = converted.iter().map(Vec::len).max().unwrap_or(0).max(60);
+    let mut flat = vec![PAD; n * width];
+    let mut lens = vec![0i16; n];
+    for (game, row) in converted.iter().enumerate() {
+        flat[game * width..game * width + row.len()].copy_from_slice(row);
+        lens[game] = row.len() as i16;
+    }
+    Ok((
+        PyArray1::from_vec(py, flat).reshape([n, width])?,
+        PyArray1::from_vec(py, lens),
+    ))
+}
+
+/// Exact scores (disc difference for the side to move, empties to the winner) of standard
+/// 8×8 positions given as the side to move's and the other side's discs (uint64 masks), solved
+/// in parallel, one position a thread: an int8 array.
+#[pyfunction]
+#[pyo3(signature = (player, opponent, *, threads = None, hash_mb = 4))]
+fn exact_scores<'py>(
+    py: Python<'py>,
+    player: PyReadonlyArray1<'py, u64>,
+    opponent: PyReadonlyArray1<'py, u64>,
+    threads: Option<usize>,
+    hash_mb: usize,
+) -> PyResult<Bound<'py, PyArray1<i8>>> {
+    let (p, o) = (player.as_slice()?, opponent.as_slice()?);
+    if p.len() != o.len() {
+        return Err(value_error(format!(
+            "{} player masks for {} opponent masks",
+            p.len(),
+            o.len()
+        )));
+    }
+    if let Some(i) = (0..p.len()).find(|&i| p[i] & o[i] != 0) {
+        return Err(value_error(format!(
+            "position {i}: the two sides share squares ({:#x})",
+            p[i] & o[i]
+        )));
+    }
+    let scores: Result<Vec<i8>, String> = py.detach(|| {
+        on_threads(threads, || {
+            (0..p.len())
+                .into_par_iter()
+                .map_init(
+                    || {
+                        Engine::new(EngineOptions {
+                            threads: 1,
+                            hash_mb,
+                            book: BookSource::None,
+                            ..EngineOptions::analysis()
+                        })
+                        .map_err(|e| e.to_string())
+                    },
+                    |engine, i| {
+                        let engine = engine.as_mut().map_err(|e| e.clone())?;
+                        let state = State {
+                            position: Position {
+                                board: Board {
+                                    player: p[i],
+                                    opponent: o[i],
+                                },
+                                to_move: Color::Black,
+                            },
+                            left: [iago::board::rules::UNLIMITED; 2],
+                        };
+                        engine
+                            .solve(Rules::OTHELLO, &state, SolveMode::Exact)
+                            .map(|r| r.solution.score as i8)
+                            .map_err(|_| "stopped".to_string())
+                    },
+                )
+                .collect()
+        })
+        .map_err(|e| e.to_string())?
+    });
+    Ok(PyArray1::from_vec(py, scores.map_err(value_error)?))
+}
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(random_games, m)?)?;
+    m.add_function(wrap_pyfunction!(labels, m)?)?;
+    m.add_function(wrap_pyfunction!(convert_passes, m)?)?;
+    m.add_function(wrap_pyfunction!(exact_scores, m)?)?;
+    Ok(())
+}

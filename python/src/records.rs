@@ -1,0 +1,512 @@
+//! Game records from Python: GGF games and transcripts (`read_games`), WTHOR archives with
+//! their player and tournament names (`read_wthor`), problem files (`read_obf`). Each reader
+//! is an iterator that reads a file at once and then parses and replays one record per step;
+//! a bad record is kept in `errors` (or raised with `strict=True`) and the others still come.
+
+use std::path::{Path, PathBuf};
+
+use pyo3::exceptions::PyStopIteration;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use iago::records::wthor::{self, Header, WthorGame};
+use iago::records::{GameCursor, GgfGame, Problem, read_problems};
+use iago::{Game, Rules};
+
+use crate::board::{PyBoard, PyMove, PyPosition, parse_rules};
+use crate::errors::record_error;
+
+/// A record that could not be read: its number in the file (from 0), its line (text files)
+/// and why.
+#[pyclass(module = "iago", name = "BadRecord", frozen, get_all)]
+#[derive(Clone)]
+pub struct BadRecord {
+    /// The record's number in the file, from 0 (good and bad ones counted).
+    index: usize,
+    /// The line where it starts (from 1); `None` in a WTHOR file.
+    line: Option<usize>,
+    /// What is wrong.
+    message: String,
+}
+
+#[pymethods]
+impl BadRecord {
+    fn __repr__(&self) -> String {
+        format!("<BadRecord {}: {}>", self.index, self.message)
+    }
+
+    fn __str__(&self) -> String {
+        self.message.clone()
+    }
+}
+
+/// One game of a file: the replayed game (`board`, with its moves on the stack), its players
+/// and what the format records besides.
+#[pyclass(module = "iago", name = "GameRecord", frozen)]
+pub struct GameRecord {
+    /// The record's number in the file, from 0.
+    #[pyo3(get)]
+    index: usize,
+    /// The line where it starts (from 1); `None` in a WTHOR file.
+    #[pyo3(get)]
+    line: Option<usize>,
+    /// Black's name ('' when the file does not say).
+    #[pyo3(get)]
+    black: String,
+    /// White's name.
+    #[pyo3(get)]
+    white: String,
+    /// The GGF tags (`PB`, `PW`, `PC`, `DT`, `RE`, `TI`, ...) as a dict; empty otherwise.
+    #[pyo3(get)]
+    tags: Py<PyDict>,
+    /// WTHOR: the tournament's name ('' without the tournament file).
+    #[pyo3(get)]
+    tournament: String,
+    /// WTHOR: the tournament's number.
+    #[pyo3(get)]
+    tournament_id: Option<u16>,
+    /// WTHOR: Black's number in the player file.
+    #[pyo3(get)]
+    black_id: Option<u16>,
+    /// WTHOR: White's number in the player file.
+    #[pyo3(get)]
+    white_id: Option<u16>,
+    /// WTHOR: the year.
+    #[pyo3(get)]
+    year: Option<u16>,
+    /// WTHOR: Black's discs at the end, as recorded.
+    #[pyo3(get)]
+    black_discs: Option<u8>,
+    /// WTHOR: Black's discs under perfect play from `theoretical_depth` empties.
+    #[pyo3(get)]
+    black_theoretical: Option<u8>,
+    /// WTHOR: the empties of the perfect-play score.
+    #[pyo3(get)]
+    theoretical_depth: Option<u8>,
+    game: Game,
+}
+
+#[pymethods]
+impl GameRecord {
+    /// The game: its start and its moves on the move stack (a new `Board` at each access).
+    #[getter]
+    fn board(&self) -> PyBoard {
+        PyBoard {
+            game: self.game.clone(),
+        }
+    }
+
+    /// The moves as a transcript (`f5d6c3...`).
+    fn transcript(&self) -> String {
+        self.game.transcript(false)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<GameRecord {}: {} vs {}, {} moves>",
+            self.index,
+            self.black,
+            self.white,
+            self.game.moves().len()
+        )
+    }
+}
+
+/// A position of a problem file with its annotations: the scores of moves (OBF) and the
+/// best score when the line gives one.
+#[pyclass(module = "iago", name = "Problem", frozen, get_all)]
+pub struct PyProblem {
+    /// The line (from 1).
+    line: usize,
+    /// The position.
+    position: PyPosition,
+    /// Annotated moves and their scores, as written (best first in Edax's files).
+    moves: Vec<(PyMove, i32)>,
+    /// The best annotated score, `None` without annotations.
+    best_score: Option<i32>,
+}
+
+#[pymethods]
+impl PyProblem {
+    /// The annotated moves that reach the best score.
+    fn best_moves(&self) -> Vec<PyMove> {
+        match self.best_score {
+            Some(best) => self
+                .moves
+                .iter()
+                .filter(|(_, s)| *s == best)
+                .map(|(m, _)| *m)
+                .collect(),
+            None => Vec::new(),
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<Problem line {} {} best {:?}>",
+            self.line,
+            self.position
+                .rules
+                .board_string(&self.position.state.position),
+            self.best_score
+        )
+    }
+}
+
+enum Source {
+    Text {
+        text: String,
+        name: String,
+        cursor: GameCursor,
+        rules: Rules,
+    },
+    Wthor {
+        bytes: Vec<u8>,
+        header: Header,
+        players: Vec<String>,
+        tournaments: Vec<String>,
+    },
+}
+
+/// The games of a file, one per step; `errors` lists the bad ones met so far.
+#[pyclass(module = "iago", name = "GameReader")]
+pub struct GameReader {
+    source: Source,
+    next: usize,
+    strict: bool,
+    errors: Vec<BadRecord>,
+}
+
+fn read_file(path: &Path) -> PyResult<Vec<u8>> {
+    std::fs::read(path)
+        .map_err(|e| pyo3::exceptions::PyOSError::new_err(format!("{}: {e}", path.display())))
+}
+
+fn text_of(bytes: Vec<u8>, path: &Path) -> PyResult<String> {
+    String::from_utf8(bytes).or_else(|e| {
+        // Latin-1 files (old GGF archives): every byte is its own code point.
+        let bytes = e.into_bytes();
+        if bytes.contains(&0) {
+            Err(record_error(format!(
+                "{}: a binary file, not GGF or transcripts",
+                path.display()
+            )))
+        } else {
+            Ok(bytes.iter().map(|&b| char::from(b)).collect())
+        }
+    })
+}
+
+impl GameReader {
+    fn next_record(&mut self, py: Python<'_>) -> PyResult<Option<Result<GameRecord, BadRecord>>> {
+        let index = self.next;
+        let record = match &mut self.source {
+            Source::Text {
+                text,
+                name,
+                cursor,
+                rules,
+            } => {
+                let before = cursor.offset;
+                let Some(read) = cursor.next_game(text, name, *rules) else {
+                    return Ok(None);
+                };
+                match read {
+                    Ok(played) => {
+                        let tags = PyDict::new(py);
+                        for (k, v) in ggf_tags(&text[before..cursor.offset]) {
+                            tags.set_item(k, v)?;
+                        }
+                        Ok(GameRecord {
+                            index,
+                            line: Some(played.line),
+                            black: played.players[0].clone(),
+                            white: played.players[1].clone(),
+                            tags: tags.unbind(),
+                            tournament: String::new(),
+                            tournament_id: None,
+                            black_id: None,
+                            white_id: None,
+                            year: None,
+                            black_discs: None,
+                            black_theoretical: None,
+                            theoretical_depth: None,
+                            game: played.game,
+                        })
+                    }
+                    Err(e) => Err(BadRecord {
+                        index,
+                        line: Some(error_line(&e)),
+                        message: e.to_string(),
+                    }),
+                }
+            }
+            Source::Wthor {
+                bytes,
+                header,
+                players,
+                tournaments,
+            } => {
+                if index >= header.games {
+                    return Ok(None);
+                }
+                let bad = |message: String| BadRecord {
+                    index,
+                    line: None,
+                    message,
+                };
+                match wthor::parse_game(bytes, header, index) {
+                    Err(e) => Err(bad(e.to_string())),
+                    Ok(g) => match g.replay() {
+                        None => Err(bad(format!(
+                            "game {index}: an illegal move in {}",
+                            transcript_of(&g)
+                        ))),
+                        Some(game) => Ok(wthor_record(index, &g, game, players, tournaments, py)),
+                    },
+                }
+            }
+        };
+        self.next += 1;
+        Ok(Some(record))
+    }
+}
+
+/// The GGF tags of the game in `segment` (what one step of the cursor read; empty for a
+/// transcript).
+fn ggf_tags(segment: &str) -> Vec<(String, String)> {
+    segment
+        .find("(;")
+        .and_then(|open| GgfGame::parse(&segment[open..]).ok())
+        .map(|g| g.tags)
+        .unwrap_or_default()
+}
+
+fn error_line(e: &iago::records::GameError) -> usize {
+    match e {
+        iago::records::GameError::Ggf { line, .. }
+        | iago::records::GameError::Transcript { line, .. } => *line,
+    }
+}
+
+fn transcript_of(g: &WthorGame) -> String {
+    g.moves.iter().map(|s| s.to_string()).collect()
+}
+
+fn wthor_record(
+    index: usize,
+    g: &WthorGame,
+    game: Game,
+    players: &[String],
+    tournaments: &[String],
+    py: Python<'_>,
+) -> GameRecord {
+    let name = |names: &[String], id: u16| names.get(usize::from(id)).cloned().unwrap_or_default();
+    GameRecord {
+        index,
+        line: None,
+        black: name(players, g.black_player),
+        white: name(players, g.white_player),
+        tags: PyDict::new(py).unbind(),
+        tournament: name(tournaments, g.tournament),
+        tournament_id: Some(g.tournament),
+        black_id: Some(g.black_player),
+        white_id: Some(g.white_player),
+        year: Some(g.year),
+        black_discs: Some(g.black_discs),
+        black_theoretical: Some(g.black_theoretical),
+        theoretical_depth: Some(g.theoretical_depth),
+        game,
+    }
+}
+
+#[pymethods]
+impl GameReader {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&mut self, py: Python<'_>) -> PyResult<GameRecord> {
+        loop {
+            match self.next_record(py)? {
+                None => return Err(PyStopIteration::new_err(())),
+                Some(Ok(record)) => return Ok(record),
+                Some(Err(bad)) => {
+                    if self.strict {
+                        return Err(record_error(bad.message));
+                    }
+                    self.errors.push(bad);
+                }
+            }
+        }
+    }
+
+    /// The bad records met so far.
+    #[getter]
+    fn errors(&self) -> Vec<BadRecord> {
+        self.errors.clone()
+    }
+}
+
+/// The games of a text file: GGF games (any number a line or over several lines) and
+/// transcripts from the start of `rules`, one a line (passes optional; blank lines and lines
+/// starting with `#`, `%` or `;` skipped).
+#[pyfunction]
+#[pyo3(signature = (path, *, rules = "othello", strict = false))]
+fn read_games(path: PathBuf, rules: &str, strict: bool) -> PyResult<GameReader> {
+    let rules = parse_rules(rules)?;
+    let text = text_of(read_file(&path)?, &path)?;
+    Ok(text_reader(text, path.display().to_string(), rules, strict))
+}
+
+/// The games of a string, as `read_games` reads a file.
+#[pyfunction]
+#[pyo3(signature = (text, *, rules = "othello", strict = false))]
+fn parse_games(text: String, rules: &str, strict: bool) -> PyResult<GameReader> {
+    let rules = parse_rules(rules)?;
+    Ok(text_reader(text, "<string>".to_string(), rules, strict))
+}
+
+fn text_reader(text: String, name: String, rules: Rules, strict: bool) -> GameReader {
+    GameReader {
+        source: Source::Text {
+            text,
+            name,
+            cursor: GameCursor::default(),
+            rules,
+        },
+        next: 0,
+        strict,
+        errors: Vec::new(),
+    }
+}
+
+/// The file of `dir` with extension `ext` (any case), the first by name.
+fn sibling(dir: &Path, ext: &str) -> Option<PathBuf> {
+    let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.extension()
+                .is_some_and(|e| e.to_string_lossy().eq_ignore_ascii_case(ext))
+        })
+        .collect();
+    found.sort();
+    found.into_iter().next()
+}
+
+fn names(path: Option<PathBuf>) -> PyResult<Vec<String>> {
+    match path {
+        None => Ok(Vec::new()),
+        Some(p) => {
+            let bytes = read_file(&p)?;
+            wthor::parse_names(&bytes).map_err(|e| record_error(format!("{}: {e}", p.display())))
+        }
+    }
+}
+
+/// The games of a WTHOR archive (`.wtb`), with the names of the players and tournaments
+/// from `players` (`WTHOR.JOU`) and `tournaments` (`WTHOR.TRN`): by default the `.JOU` and
+/// `.TRN` files beside the archive, when there are. A file whose header is wrong raises
+/// `RecordError`; a game with a bad move is a bad record.
+#[pyfunction]
+#[pyo3(signature = (path, *, players = None, tournaments = None, strict = false))]
+fn read_wthor(
+    path: PathBuf,
+    players: Option<PathBuf>,
+    tournaments: Option<PathBuf>,
+    strict: bool,
+) -> PyResult<GameReader> {
+    let bytes = read_file(&path)?;
+    let header = wthor::parse_header(&bytes)
+        .map_err(|e| record_error(format!("{}: {e}", path.display())))?;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let players = names(players.or_else(|| sibling(dir, "jou")))?;
+    let tournaments = names(tournaments.or_else(|| sibling(dir, "trn")))?;
+    Ok(GameReader {
+        source: Source::Wthor {
+            bytes,
+            header,
+            players,
+            tournaments,
+        },
+        next: 0,
+        strict,
+        errors: Vec::new(),
+    })
+}
+
+/// The positions of a problem file: OBF lines (`<board> X; A2:+38;`), bare board strings, or
+/// transcripts from the start of `rules`, one a line. Returns the problems and the bad lines.
+#[pyfunction]
+#[pyo3(signature = (path, *, rules = "othello", strict = false))]
+fn read_obf(
+    path: PathBuf,
+    rules: &str,
+    strict: bool,
+) -> PyResult<(Vec<PyProblem>, Vec<BadRecord>)> {
+    let rules = parse_rules(rules)?;
+    let text = text_of(read_file(&path)?, &path)?;
+    let mut problems = Vec::new();
+    let mut errors = Vec::new();
+    for (index, item) in read_problems(&text, rules).into_iter().enumerate() {
+        match item {
+            Ok(Problem { line, entry }) => {
+                let rules = Rules {
+                    size: entry.size,
+                    ..rules
+                };
+                let state = rules
+                    .state(entry.position)
+                    .map_err(|e| record_error(format!("{}:{line}: {e}", path.display())));
+                let state = match state {
+                    Ok(s) => s,
+                    Err(e) if strict => return Err(e),
+                    Err(e) => {
+                        errors.push(BadRecord {
+                            index,
+                            line: Some(line),
+                            message: e.to_string(),
+                        });
+                        continue;
+                    }
+                };
+                problems.push(PyProblem {
+                    line,
+                    position: PyPosition { rules, state },
+                    moves: entry.moves.iter().map(|&(m, s)| (PyMove(m), s)).collect(),
+                    best_score: entry.best_score(),
+                });
+            }
+            Err(e) => {
+                let message = format!("{}: {e}", path.display());
+                if strict {
+                    return Err(record_error(message));
+                }
+                errors.push(BadRecord {
+                    index,
+                    line: Some(e.line),
+                    message,
+                });
+            }
+        }
+    }
+    Ok((problems, errors))
+}
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<BadRecord>()?;
+    m.add_class::<GameRecord>()?;
+    m.add_class::<PyProblem>()?;
+    m.add_class::<GameReader>()?;
+    m.add_function(wrap_pyfunction!(read_games, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_games, m)?)?;
+    m.add_function(wrap_pyfunction!(read_wthor, m)?)?;
+    m.add_function(wrap_pyfunction!(read_obf, m)?)?;
+    Ok(())
+}
