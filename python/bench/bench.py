@@ -1,0 +1,110 @@
+"""Benchmarks of the Python package (run alone on the machine):
+
+- random games a second into numpy, and labels (board, flipped, legal, to_move) a second;
+- the per-call cost of Board.push/pop and legal_moves;
+- the GIL: a fixed set of searches on two Python threads (an engine each, one search thread
+  each) against one thread;
+- FFO #40-#49 through Engine.solve against the published scores.
+
+    python python/bench/bench.py [--quick]
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Callable
+
+import iago
+from iago import Board, Engine, Limit, datasets
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def best_of(runs: int, f: Callable[[], object]) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        f()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def main() -> None:
+    quick = "--quick" in sys.argv
+    n = 200_000 if quick else 1_000_000
+    t = best_of(5, lambda: datasets.random_games(n, seed=1))
+    print(f"random games: {n / t:,.0f} games/s ({n:,} games in {t:.3f} s, best of 5)")
+    moves, lengths = datasets.random_games(n // 5, seed=2)
+    positions = int(lengths.sum())
+    t = best_of(5, lambda: datasets.labels(moves, lengths))
+    print(f"labels: {positions / t / 1e6:.1f} M positions/s ({positions:,} positions, "
+          f"{positions * 193 / t / 1e9:.2f} GB/s, best of 5)")
+
+    board = Board.from_transcript("f5d6c3d3c4")
+    move = next(iter(board.legal_moves))
+    calls = 200_000
+
+    def push_pop() -> None:
+        for _ in range(calls):
+            board.push(move)
+            board.pop()
+
+    t = best_of(5, push_pop)
+    print(f"Board.push + Board.pop: {t / calls * 1e9:.0f} ns a pair")
+
+    def legal() -> None:
+        for _ in range(calls):
+            board.legal_moves
+
+    t = best_of(5, legal)
+    print(f"Board.legal_moves: {t / calls * 1e9:.0f} ns a call")
+
+    def listed() -> None:
+        for _ in range(calls // 4):
+            list(board.legal_moves)
+
+    t = best_of(5, listed)
+    print(f"list(Board.legal_moves): {t / (calls // 4) * 1e9:.0f} ns a call")
+
+    problems, _ = iago.read_obf(REPO / "src" / "cli" / "ffo40-49.obf")
+    work = [p.position for p in problems] * (1 if quick else 2)
+    depth = 11
+
+    def search(items: list[iago.Position]) -> None:
+        with Engine(threads=1, hash_mb=16) as engine:
+            for position in items:
+                engine.clear_hash()
+                engine.analyse(position, Limit(depth=depth))
+
+    one = best_of(3, lambda: search(work))
+
+    def two_threads() -> None:
+        half = len(work) // 2
+        threads = [threading.Thread(target=search, args=(part,)) for part in (work[:half], work[half:])]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+
+    two = best_of(3, two_threads)
+    print(f"GIL: {len(work)} searches at depth {depth}: one thread {one:.2f} s, "
+          f"two threads {two:.2f} s, {one / two:.2f}x")
+
+    with Engine(threads=2, hash_mb=64) as engine:
+        start = time.perf_counter()
+        right = 0
+        nodes = 0
+        for p in problems:
+            s = engine.solve(p.position)
+            assert s is not None
+            nodes += s.nodes
+            right += s.score == p.best_score and s.best_move in p.best_moves()
+        t = time.perf_counter() - start
+    print(f"FFO #40-#49: {right}/10 exact scores and best moves, {t:.2f} s, {nodes:,} nodes (2 threads)")
+
+
+if __name__ == "__main__":
+    main()
