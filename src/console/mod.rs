@@ -628,6 +628,7 @@ impl Console {
             game: self.game().clone(),
             players: self.players(),
             line: 1,
+            tags: Vec::new(),
         };
         let depth = match self.settings.level {
             Level::Depth(depth) => depth,

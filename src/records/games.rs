@@ -18,6 +18,9 @@ pub struct PlayedGame {
     pub players: [String; 2],
     /// The line of the input where the game starts (from 1).
     pub line: usize,
+    /// The GGF game's tags (`PB`, `PW`, `PC`, `DT`, `RE`, ..., in their order); none for a
+    /// transcript.
+    pub tags: Vec<(String, String)>,
 }
 
 impl PlayedGame {
@@ -69,6 +72,27 @@ pub enum GameError {
         /// What is wrong.
         error: TranscriptError,
     },
+    /// The input could not be read on from this line (a [`GameStream`]'s reader failed).
+    #[error("{input}:{line}: cannot read on: {message}")]
+    Read {
+        /// The input's name.
+        input: String,
+        /// The line that could not be read (from 1).
+        line: usize,
+        /// The reader's error.
+        message: String,
+    },
+}
+
+impl GameError {
+    /// The line of the input where the bad game starts (from 1).
+    pub fn line(&self) -> usize {
+        match self {
+            GameError::Ggf { line, .. }
+            | GameError::Transcript { line, .. }
+            | GameError::Read { line, .. } => *line,
+        }
+    }
 }
 
 /// The games of `text` (named `source` in errors): GGF games (`(;GM[Othello]…;)`, any number a
@@ -132,6 +156,7 @@ impl GameCursor {
                                 game,
                                 players: ["Black".into(), "White".into()],
                                 line,
+                                tags: Vec::new(),
                             })
                             .map_err(|error| GameError::Transcript {
                                 input: source.to_string(),
@@ -142,6 +167,136 @@ impl GameCursor {
                 }
             }
         }
+    }
+}
+
+/// The games of a reader (as [`read_games`] reads a text), read a line at a time: memory holds
+/// the lines of one game at a time, however long the input. Lines that are not UTF-8 are read
+/// as Latin-1 (old GGF archives). A reader's error is the last item.
+pub struct GameStream<R> {
+    reader: R,
+    source: String,
+    rules: Rules,
+    /// Whole lines read and not yet split into games.
+    pending: String,
+    /// The line number of `pending`'s first line.
+    first_line: usize,
+    /// Where the end of `pending` stands: inside a GGF game or not.
+    scan: Scan,
+    ready: std::collections::VecDeque<Result<PlayedGame, GameError>>,
+    done: bool,
+}
+
+impl<R: std::io::BufRead> GameStream<R> {
+    /// The games of `reader` (named `source` in errors), transcripts from the start of `rules`.
+    pub fn new(reader: R, source: &str, rules: Rules) -> GameStream<R> {
+        GameStream {
+            reader,
+            source: source.to_string(),
+            rules,
+            pending: String::new(),
+            first_line: 1,
+            scan: Scan::default(),
+            ready: std::collections::VecDeque::new(),
+            done: false,
+        }
+    }
+
+    /// Reads the games of the pending lines into `ready`.
+    fn flush(&mut self) {
+        let mut cursor = GameCursor {
+            offset: 0,
+            line: self.first_line,
+        };
+        while let Some(game) = cursor.next_game(&self.pending, &self.source, self.rules) {
+            self.ready.push_back(game);
+        }
+        self.first_line += self.pending.matches('\n').count();
+        self.pending.clear();
+    }
+}
+
+impl<R: std::io::BufRead> Iterator for GameStream<R> {
+    type Item = Result<PlayedGame, GameError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let mut bytes = Vec::new();
+        loop {
+            if let Some(game) = self.ready.pop_front() {
+                return Some(game);
+            }
+            if self.done {
+                return None;
+            }
+            bytes.clear();
+            match self.reader.read_until(b'\n', &mut bytes) {
+                Ok(0) => {
+                    self.done = true;
+                    self.flush();
+                }
+                Ok(_) => {
+                    let line = match String::from_utf8(std::mem::take(&mut bytes)) {
+                        Ok(line) => line,
+                        // Latin-1: every byte is the code point of the same value.
+                        Err(e) => e.into_bytes().iter().map(|&b| char::from(b)).collect(),
+                    };
+                    self.scan.feed(line.as_bytes());
+                    self.pending.push_str(&line);
+                    if self.scan.outside_a_game() {
+                        self.flush();
+                    }
+                }
+                Err(e) => {
+                    self.done = true;
+                    let line = self.first_line + self.pending.matches('\n').count();
+                    self.flush();
+                    self.ready.push_back(Err(GameError::Read {
+                        input: self.source.clone(),
+                        line,
+                        message: e.to_string(),
+                    }));
+                }
+            }
+        }
+    }
+}
+
+/// Where a scan of GGF text stands: inside a game (from `(;` to its closing `)`), inside a
+/// bracketed value, after an escape, or just after a `(` outside a game.
+#[derive(Clone, Copy, Debug, Default)]
+struct Scan {
+    in_game: bool,
+    in_value: bool,
+    escaped: bool,
+    after_paren: bool,
+}
+
+impl Scan {
+    /// Moves the scan past `bytes`.
+    fn feed(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            if !self.in_game {
+                self.in_game = self.after_paren && b == b';';
+                self.after_paren = !self.in_game && b == b'(';
+            } else if self.in_value {
+                if self.escaped {
+                    self.escaped = false;
+                } else if b == b'\\' {
+                    self.escaped = true;
+                } else if b == b']' {
+                    self.in_value = false;
+                }
+            } else if b == b'[' {
+                self.in_value = true;
+            } else if b == b')' {
+                self.in_game = false;
+            }
+        }
+    }
+
+    /// Whether the scan stands between games (where the text read so far can be split).
+    fn outside_a_game(&self) -> bool {
+        !self.in_game && !self.after_paren
     }
 }
 
@@ -157,10 +312,12 @@ fn ggf_game(text: &str, source: &str, line: usize) -> Result<PlayedGame, GameErr
                     .unwrap_or(default)
                     .to_string()
             };
+            let players = [name("PB", "Black"), name("PW", "White")];
             Ok(PlayedGame {
                 game,
-                players: [name("PB", "Black"), name("PW", "White")],
+                players,
                 line,
+                tags: ggf.tags,
             })
         })
         .map_err(|error| GameError::Ggf {
@@ -251,5 +408,34 @@ mod tests {
         assert_eq!((ok[3].line, ok[3].player(Color::White)), (5, "Flo"));
         let err = games[4].as_ref().unwrap_err().to_string();
         assert!(err.starts_with("x.ggf:7: "), "{err}");
+        assert_eq!(ok[0].tags[1], ("PB".to_string(), "Ann".to_string()));
+        assert!(ok[2].tags.is_empty());
+    }
+
+    #[test]
+    fn a_stream_reads_the_games_of_a_text_alike() {
+        let text = "# games over lines, a bad one, a transcript\n\
+            (;GM[Othello]PB[A\\]nn]\n  PW[Bob]B[F5]\n W[D6];)(;GM[Othello]B[F5];)\n\
+            f5d6c3\n\
+            (;GM[Othello]B[A1];)\n\
+            1 (;GM[Othello]PC[x(;y]\n  PW[Flo]B[E6];)\n";
+        let whole = read_games(text, "x.ggf", Rules::OTHELLO);
+        // One byte at a time: lines arrive whole, games over several reads.
+        let reader = std::io::BufReader::with_capacity(1, text.as_bytes());
+        let streamed: Vec<_> = GameStream::new(reader, "x.ggf", Rules::OTHELLO).collect();
+        assert_eq!(whole.len(), 5);
+        assert_eq!(streamed.len(), whole.len());
+        for (a, b) in whole.iter().zip(&streamed) {
+            match (a, b) {
+                (Ok(a), Ok(b)) => {
+                    assert_eq!((a.line, &a.players, &a.tags), (b.line, &b.players, &b.tags));
+                    assert_eq!(a.game, b.game);
+                }
+                (Err(a), Err(b)) => assert_eq!(a, b),
+                _ => panic!("{a:?} against {b:?}"),
+            }
+        }
+        assert_eq!(whole[4].as_ref().unwrap().players[1], "Flo");
+        assert_eq!(whole[3].as_ref().unwrap_err().line(), 6);
     }
 }

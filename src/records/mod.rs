@@ -18,6 +18,6 @@ pub mod problems;
 pub mod wthor;
 
 pub use archives::{ArchiveError, Archives, read_archives};
-pub use games::{GameCursor, GameError, PlayedGame, read_games};
+pub use games::{GameCursor, GameError, GameStream, PlayedGame, read_games};
 pub use ggf::GgfGame;
 pub use problems::{Problem, ProblemError, read_problems};
