@@ -495,6 +495,7 @@ impl PyEngine {
             game,
             players: ["Black".into(), "White".into()],
             line: 1,
+            tags: Vec::new(),
         };
         let options = ReviewOptions {
             depth,

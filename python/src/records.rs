@@ -1,7 +1,8 @@
 //! Game records from Python: GGF games and transcripts (`read_games`), WTHOR archives with
-//! their player and tournament names (`read_wthor`), problem files (`read_obf`). Each reader
-//! is an iterator that reads a file at once and then parses and replays one record per step;
-//! a bad record is kept in `errors` (or raised with `strict=True`) and the others still come.
+//! their player and tournament names (`read_wthor`), problem files (`read_obf`). The game
+//! readers are iterators that parse and replay one record per step (a text file read a line
+//! at a time, a WTHOR file at once); a bad record is kept in `errors` (or raised with
+//! `strict=True`) and the others still come.
 
 use std::path::{Path, PathBuf};
 
@@ -10,7 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use iago::records::wthor::{self, Header, WthorGame};
-use iago::records::{GameCursor, GgfGame, Problem, read_problems};
+use iago::records::{GameStream, Problem, read_problems};
 use iago::{Game, Rules};
 
 use crate::board::{PyBoard, PyMove, PyPosition, parse_rules};
@@ -153,13 +154,11 @@ impl PyProblem {
     }
 }
 
+/// Lines of text, read as they are needed.
+type Lines = Box<dyn std::io::BufRead + Send + Sync>;
+
 enum Source {
-    Text {
-        text: String,
-        name: String,
-        cursor: GameCursor,
-        rules: Rules,
-    },
+    Text(GameStream<Lines>),
     Wthor {
         bytes: Vec<u8>,
         header: Header,
@@ -201,20 +200,14 @@ impl GameReader {
     fn next_record(&mut self, py: Python<'_>) -> PyResult<Option<Result<GameRecord, BadRecord>>> {
         let index = self.next;
         let record = match &mut self.source {
-            Source::Text {
-                text,
-                name,
-                cursor,
-                rules,
-            } => {
-                let before = cursor.offset;
-                let Some(read) = cursor.next_game(text, name, *rules) else {
+            Source::Text(stream) => {
+                let Some(read) = stream.next() else {
                     return Ok(None);
                 };
                 match read {
                     Ok(played) => {
                         let tags = PyDict::new(py);
-                        for (k, v) in ggf_tags(&text[before..cursor.offset]) {
+                        for (k, v) in &played.tags {
                             tags.set_item(k, v)?;
                         }
                         Ok(GameRecord {
@@ -236,7 +229,7 @@ impl GameReader {
                     }
                     Err(e) => Err(BadRecord {
                         index,
-                        line: Some(error_line(&e)),
+                        line: Some(e.line()),
                         message: e.to_string(),
                     }),
                 }
@@ -269,23 +262,6 @@ impl GameReader {
         };
         self.next += 1;
         Ok(Some(record))
-    }
-}
-
-/// The GGF tags of the game in `segment` (what one step of the cursor read; empty for a
-/// transcript).
-fn ggf_tags(segment: &str) -> Vec<(String, String)> {
-    segment
-        .find("(;")
-        .and_then(|open| GgfGame::parse(&segment[open..]).ok())
-        .map(|g| g.tags)
-        .unwrap_or_default()
-}
-
-fn error_line(e: &iago::records::GameError) -> usize {
-    match e {
-        iago::records::GameError::Ggf { line, .. }
-        | iago::records::GameError::Transcript { line, .. } => *line,
     }
 }
 
@@ -350,13 +326,21 @@ impl GameReader {
 
 /// The games of a text file: GGF games (any number a line or over several lines) and
 /// transcripts from the start of `rules`, one a line (passes optional; blank lines and lines
-/// starting with `#`, `%` or `;` skipped).
+/// starting with `#`, `%` or `;` skipped). The file is read a line at a time, as the games are
+/// taken.
 #[pyfunction]
 #[pyo3(signature = (path, *, rules = "othello", strict = false))]
 fn read_games(path: PathBuf, rules: &str, strict: bool) -> PyResult<GameReader> {
     let rules = parse_rules(rules)?;
-    let text = text_of(read_file(&path)?, &path)?;
-    Ok(text_reader(text, path.display().to_string(), rules, strict))
+    let file = std::fs::File::open(&path)
+        .map_err(|e| pyo3::exceptions::PyOSError::new_err(format!("{}: {e}", path.display())))?;
+    let lines: Lines = Box::new(std::io::BufReader::new(file));
+    Ok(text_reader(
+        lines,
+        &path.display().to_string(),
+        rules,
+        strict,
+    ))
 }
 
 /// The games of a string, as `read_games` reads a file.
@@ -364,17 +348,13 @@ fn read_games(path: PathBuf, rules: &str, strict: bool) -> PyResult<GameReader> 
 #[pyo3(signature = (text, *, rules = "othello", strict = false))]
 fn parse_games(text: String, rules: &str, strict: bool) -> PyResult<GameReader> {
     let rules = parse_rules(rules)?;
-    Ok(text_reader(text, "<string>".to_string(), rules, strict))
+    let lines: Lines = Box::new(std::io::Cursor::new(text.into_bytes()));
+    Ok(text_reader(lines, "<string>", rules, strict))
 }
 
-fn text_reader(text: String, name: String, rules: Rules, strict: bool) -> GameReader {
+fn text_reader(lines: Lines, name: &str, rules: Rules, strict: bool) -> GameReader {
     GameReader {
-        source: Source::Text {
-            text,
-            name,
-            cursor: GameCursor::default(),
-            rules,
-        },
+        source: Source::Text(GameStream::new(lines, name, rules)),
         next: 0,
         strict,
         errors: Vec::new(),
