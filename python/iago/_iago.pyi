@@ -344,7 +344,22 @@ def read_obf(
 ) -> tuple[list[Problem], list[BadRecord]]: ...
 
 def random_games(
-    n: int, *, seed: int = 0, passes: bool = False, threads: Optional[int] = None
+    n: int,
+    *,
+    seed: int = 0,
+    passes: bool = False,
+    first: int = 0,
+    threads: Optional[int] = None,
+) -> tuple[NDArray[np.int8], NDArray[np.int16]]: ...
+def engine_games(
+    n: int,
+    *,
+    depth: int = 1,
+    temperature: float = 1.0,
+    seed: int = 0,
+    passes: bool = False,
+    first: int = 0,
+    threads: Optional[int] = None,
 ) -> tuple[NDArray[np.int8], NDArray[np.int16]]: ...
 def labels(
     moves: NDArray[np.int8],
@@ -362,6 +377,7 @@ def exact_scores(
     *,
     threads: Optional[int] = None,
     hash_mb: int = 4,
+    max_empties: int = 28,
 ) -> NDArray[np.int8]: ...
 
 @final

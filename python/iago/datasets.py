@@ -34,6 +34,7 @@ __all__ = [
     "PAD",
     "PASS",
     "random_games",
+    "engine_games",
     "labels",
     "with_passes",
     "without_passes",
@@ -68,15 +69,51 @@ def _lengths(lengths: Optional[ArrayLike]) -> Optional[NDArray[np.int16]]:
 
 
 def random_games(
-    n: int, *, seed: int = 0, passes: bool = False, threads: Optional[int] = None
+    n: int,
+    *,
+    seed: int = 0,
+    passes: bool = False,
+    first: int = 0,
+    threads: Optional[int] = None,
 ) -> Games:
     """``n`` complete games of uniformly random legal moves: ``(moves, lengths)``.
 
     ``moves`` is ``(n, 60)`` int8 padded with -1 (with ``passes=True``, passes written as 64
-    and as wide as the longest game of the batch). ``threads``: a pool of that many threads
+    and as wide as the longest game of the batch). The games are numbers ``first`` to
+    ``first + n - 1`` of the seed, so a large set is made in chunks (``first=0``, ``first=n``,
+    ...) with the same bytes as in one call. ``threads``: a pool of that many threads
     (default: every core); the bytes are the same whatever it is.
     """
-    return _iago.random_games(n, seed=seed, passes=passes, threads=threads)
+    return _iago.random_games(n, seed=seed, passes=passes, first=first, threads=threads)
+
+
+def engine_games(
+    n: int,
+    *,
+    depth: int = 1,
+    temperature: float = 1.0,
+    seed: int = 0,
+    passes: bool = False,
+    first: int = 0,
+    threads: Optional[int] = None,
+) -> Games:
+    """``n`` complete games whose moves are drawn from the engine's values: every legal move
+    played, then valued by the static evaluation (``depth=1``) or a search of ``depth - 1``
+    plies (up to 20 in all; the value in discs for the mover), move ``m``
+    chosen with probability proportional to ``exp(value(m) / temperature)``; ``temperature=0``
+    plays the best move (the first in square order among equals). Seeded per game as
+    ``random_games`` (the same bytes on any thread count). Much slower than random games:
+    thousands of games a second at depth 1, fewer deeper.
+    """
+    return _iago.engine_games(
+        n,
+        depth=depth,
+        temperature=temperature,
+        seed=seed,
+        passes=passes,
+        first=first,
+        threads=threads,
+    )
 
 
 def labels(
@@ -181,13 +218,15 @@ def exact_scores(
     *,
     threads: Optional[int] = None,
     hash_mb: int = 4,
+    max_empties: int = 28,
 ) -> NDArray[np.int8]:
     """Exact scores (disc difference for the side to move, empties to the winner) by the
     solver, one position a thread.
 
     Give the side to move's and the other side's discs as uint64 masks, or a sequence of
     ``Board``/``Position`` objects (standard Othello) as ``player`` alone. Meant for positions
-    with few empties (about 20 or fewer take milliseconds each).
+    with few empties: 14 take a few milliseconds each, 20 about a tenth of a second; one with
+    more than ``max_empties`` raises ``ValueError``.
     """
     if opponent is None:
         items = list(player)  # type: ignore[arg-type]
@@ -196,7 +235,7 @@ def exact_scores(
     else:
         p = np.ascontiguousarray(np.asarray(player), dtype=np.uint64)
         o = np.ascontiguousarray(np.asarray(opponent), dtype=np.uint64)
-    return _iago.exact_scores(p, o, threads=threads, hash_mb=hash_mb)
+    return _iago.exact_scores(p, o, threads=threads, hash_mb=hash_mb, max_empties=max_empties)
 
 
 def _position(item: Any) -> _iago.Position:

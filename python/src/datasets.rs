@@ -14,7 +14,7 @@ use rayon::prelude::*;
 
 use iago::board::movegen;
 use iago::engine::{BookSource, EngineOptions};
-use iago::{Board, Color, Engine, Position, Rules, SolveMode, State};
+use iago::{Board, Color, Engine, Limits, Position, Rules, SearchRequest, SolveMode, State};
 
 use crate::errors::value_error;
 
@@ -85,6 +85,62 @@ fn random_game(rng: &mut SplitMix, passes: bool, out: &mut [i8; MAX_EXPLICIT]) -
     }
 }
 
+/// `work(engine, i)` for `i` in `0..n` on `threads` threads of its own (default: every core),
+/// each with an engine of one search thread (`hash_mb` MiB, no book) made by the thread; the
+/// results in the order of `i`. (Plain threads: an engine's search waits on its own pool, and
+/// a rayon worker that waits takes other jobs of its pool onto its stack.)
+fn with_engines<T: Send>(
+    n: usize,
+    threads: Option<usize>,
+    hash_mb: usize,
+    work: impl Fn(&mut Engine, usize) -> Result<T, String> + Sync,
+) -> Result<Vec<T>, String> {
+    use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+    let threads = match threads {
+        Some(0) => return Err("threads is at least 1".to_string()),
+        Some(t) => t,
+        None => std::thread::available_parallelism().map_or(1, |t| t.get()),
+    }
+    .min(n.max(1));
+    let next = AtomicUsize::new(0);
+    let parts: Vec<Result<Vec<(usize, T)>, String>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut engine = Engine::new(EngineOptions {
+                        threads: 1,
+                        hash_mb,
+                        book: BookSource::None,
+                        ..EngineOptions::analysis()
+                    })
+                    .map_err(|e| e.to_string())?;
+                    let mut done = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Relaxed);
+                        if i >= n {
+                            return Ok(done);
+                        }
+                        done.push((i, work(&mut engine, i)?));
+                    }
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err("a worker thread failed".to_string()))
+            })
+            .collect()
+    });
+    let mut all = Vec::with_capacity(n);
+    for part in parts {
+        all.extend(part?);
+    }
+    all.sort_unstable_by_key(|&(i, _)| i);
+    Ok(all.into_iter().map(|(_, t)| t).collect())
+}
+
 /// A batch of games as Python sees it: the rows of moves and their lengths.
 type GameArrays<'py> = (Bound<'py, PyArray2<i8>>, Bound<'py, PyArray1<i16>>);
 
@@ -103,14 +159,17 @@ fn on_threads<T: Send>(threads: Option<usize>, f: impl FnOnce() -> T + Send) -> 
 
 /// `n` uniformly random complete games of standard Othello, seeded: a `(n, L)` int8 array of
 /// square indices padded with -1 (L = 60 with implicit passes; with `passes=True` a pass is 64
-/// and L is the longest game of the batch) and the `(n,)` int16 lengths.
+/// and L is the longest game of the batch) and the `(n,)` int16 lengths. The games are numbers
+/// `first` to `first + n - 1` of the seed: chunks of a large set are calls with `first` moved
+/// on.
 #[pyfunction]
-#[pyo3(signature = (n, *, seed = 0, passes = false, threads = None))]
+#[pyo3(signature = (n, *, seed = 0, passes = false, first = 0, threads = None))]
 fn random_games<'py>(
     py: Python<'py>,
     n: usize,
     seed: u64,
     passes: bool,
+    first: u64,
     threads: Option<usize>,
 ) -> PyResult<GameArrays<'py>> {
     if n > 1 << 32 {
@@ -119,7 +178,7 @@ fn random_games<'py>(
     let (moves, lengths, width) = py.detach(|| {
         on_threads(threads, || {
             if passes {
-                generate_explicit(n, seed)
+                generate_explicit(n, seed, first)
             } else {
                 let mut moves = vec![PAD; n * 60];
                 let mut lengths = vec![0i16; n];
@@ -131,7 +190,7 @@ fn random_games<'py>(
                         let mut buffer = [PAD; MAX_EXPLICIT];
                         for (i, (row, len)) in rows.chunks_mut(60).zip(lens.iter_mut()).enumerate()
                         {
-                            let game = (task * GAMES_PER_TASK + i) as u64;
+                            let game = first + (task * GAMES_PER_TASK + i) as u64;
                             let mut rng = SplitMix::new(seed, game);
                             let l = random_game(&mut rng, false, &mut buffer);
                             row[..l].copy_from_slice(&buffer[..l]);
@@ -146,7 +205,7 @@ fn random_games<'py>(
     Ok((moves, PyArray1::from_vec(py, lengths)))
 }
 
-fn generate_explicit(n: usize, seed: u64) -> (Vec<i8>, Vec<i16>, usize) {
+fn generate_explicit(n: usize, seed: u64, first: u64) -> (Vec<i8>, Vec<i16>, usize) {
     let mut wide = vec![PAD; n * MAX_EXPLICIT];
     let mut lengths = vec![0i16; n];
     wide.par_chunks_mut(MAX_EXPLICIT * GAMES_PER_TASK)
@@ -158,7 +217,7 @@ fn generate_explicit(n: usize, seed: u64) -> (Vec<i8>, Vec<i16>, usize) {
                 .zip(lens.iter_mut())
                 .enumerate()
             {
-                let game = (task * GAMES_PER_TASK + i) as u64;
+                let game = first + (task * GAMES_PER_TASK + i) as u64;
                 let mut rng = SplitMix::new(seed, game);
                 let row: &mut [i8; MAX_EXPLICIT] = row.try_into().expect("a row");
                 *len = random_game(&mut rng, true, row) as i16;
@@ -200,6 +259,150 @@ fn token(value: i8, explicit: bool) -> Option<Token> {
 /// Why a row of moves does not replay.
 fn row_error(game: usize, ply: usize, message: impl std::fmt::Display) -> String {
     format!("game {game}, move {}: {message}", ply + 1)
+}
+
+/// Plays one game of moves drawn from the engine's values at `depth` (every legal move played,
+/// then the static evaluation or a search of `depth - 1` plies): move `m` with probability proportional to `exp(value(m) / temperature)`, the best
+/// (the first best, in square order) when `temperature` is 0. Returns its length.
+fn engine_game(
+    engine: &mut Engine,
+    rng: &mut SplitMix,
+    depth: u32,
+    temperature: f64,
+    passes: bool,
+    out: &mut [i8; MAX_EXPLICIT],
+) -> usize {
+    // The table starts empty: a game's values do not depend on the games before it.
+    engine.clear_hash();
+    let mut board = Board::start();
+    let mut len = 0;
+    loop {
+        let moves = movegen::moves(board.player, board.opponent);
+        if moves == 0 {
+            let other = board.pass();
+            if movegen::moves(other.player, other.opponent) == 0 {
+                return len;
+            }
+            if passes {
+                out[len] = PASS;
+                len += 1;
+            }
+            board = other;
+            continue;
+        }
+        let sq = if moves.count_ones() == 1 {
+            moves.trailing_zeros() as usize
+        } else {
+            let values: Vec<(usize, i32)> = iago::board::Bitboard(moves)
+                .iter()
+                .map(|square| {
+                    let sq = square.index() as usize;
+                    let flips = movegen::flips(board.player, board.opponent, sq);
+                    (
+                        sq,
+                        move_value(engine, &board.play_unchecked(sq, flips), depth),
+                    )
+                })
+                .collect();
+            choose(&values, temperature, rng)
+        };
+        let flips = movegen::flips(board.player, board.opponent, sq);
+        board = board.play_unchecked(sq, flips);
+        out[len] = sq as i8;
+        len += 1;
+    }
+}
+
+/// The value of the move that led to `child` for the player who made it: the final score when
+/// the game is over, else the static evaluation (`depth` 1) or a search of `depth - 1` plies
+/// of the child, negated.
+fn move_value(engine: &mut Engine, child: &Board, depth: u32) -> i32 {
+    if child.is_game_over() {
+        return -child.final_score();
+    }
+    if depth == 1 {
+        return -engine.evaluator().evaluate(child);
+    }
+    let request = SearchRequest::analyze(Limits::depth(depth - 1)).board(*child);
+    -engine.search(&request, &mut |_| {}).score
+}
+
+/// A square of `values` (square, value), in square order: by a softmax of the values at
+/// `temperature`, or the first best at 0.
+fn choose(values: &[(usize, i32)], temperature: f64, rng: &mut SplitMix) -> usize {
+    let best = values.iter().map(|&(_, v)| v).max().expect("moves");
+    if temperature <= 0.0 {
+        return values.iter().find(|&&(_, v)| v == best).expect("a best").0;
+    }
+    let weights: Vec<f64> = values
+        .iter()
+        .map(|&(_, v)| (f64::from(v - best) / temperature).exp())
+        .collect();
+    let total: f64 = weights.iter().sum();
+    // 53 random bits: a uniform number in [0, total).
+    let mut x = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * total;
+    for (&(sq, _), w) in values.iter().zip(&weights) {
+        if x < *w {
+            return sq;
+        }
+        x -= w;
+    }
+    values[values.len() - 1].0
+}
+
+/// `n` complete games of standard Othello whose moves are drawn from the engine's values (a
+/// search of every legal move to `depth` plies, scores in discs): move `m` with probability
+/// proportional to `exp(value(m) / temperature)` (`temperature` 0: the best move). As
+/// `random_games` otherwise: seeded per game (the same bytes on any thread count), `first`,
+/// `passes`. About a thousand times slower than random games at depth 1.
+#[pyfunction]
+#[pyo3(signature = (n, *, depth = 1, temperature = 1.0, seed = 0, passes = false, first = 0, threads = None))]
+#[allow(clippy::too_many_arguments)]
+fn engine_games<'py>(
+    py: Python<'py>,
+    n: usize,
+    depth: u32,
+    temperature: f64,
+    seed: u64,
+    passes: bool,
+    first: u64,
+    threads: Option<usize>,
+) -> PyResult<GameArrays<'py>> {
+    if !(1..=20).contains(&depth) {
+        return Err(value_error(format!("depth {depth} is not in 1..20")));
+    }
+    if !(temperature.is_finite() && temperature >= 0.0) {
+        return Err(value_error(format!(
+            "temperature {temperature} is not a number of discs of at least 0"
+        )));
+    }
+    if n > 1 << 32 {
+        return Err(value_error(format!("{n} games is too many for one call")));
+    }
+    let played = py.detach(|| {
+        with_engines(n, threads, 1, |engine, i| {
+            let mut rng = SplitMix::new(seed, first + i as u64);
+            let mut row = [PAD; MAX_EXPLICIT];
+            let len = engine_game(engine, &mut rng, depth, temperature, passes, &mut row);
+            Ok((row, len))
+        })
+    });
+    let played = played.map_err(value_error)?;
+    let width = if passes {
+        played.iter().map(|&(_, l)| l).max().unwrap_or(0).max(60)
+    } else {
+        60
+    };
+    let mut moves = vec![PAD; n * width];
+    let mut lengths = vec![0i16; n];
+    for (game, (row, len)) in played.iter().enumerate() {
+        moves[game * width..game * width + len].copy_from_slice(&row[..*len]);
+        lengths[game] = *len as i16;
+    }
+    Ok((
+        PyArray1::from_vec(py, moves).reshape([n, width])?,
+        PyArray1::from_vec(py, lengths),
+    ))
 }
 
 /// One move of a replayed row.
@@ -538,15 +741,17 @@ fn convert_passes<'py>(
 
 /// Exact scores (disc difference for the side to move, empties to the winner) of standard
 /// 8×8 positions given as the side to move's and the other side's discs (uint64 masks), solved
-/// in parallel, one position a thread: an int8 array.
+/// in parallel, one position a thread: an int8 array. A position with more than `max_empties`
+/// empty squares is refused (a `ValueError`) rather than solved for hours.
 #[pyfunction]
-#[pyo3(signature = (player, opponent, *, threads = None, hash_mb = 4))]
+#[pyo3(signature = (player, opponent, *, threads = None, hash_mb = 4, max_empties = 28))]
 fn exact_scores<'py>(
     py: Python<'py>,
     player: PyReadonlyArray1<'py, u64>,
     opponent: PyReadonlyArray1<'py, u64>,
     threads: Option<usize>,
     hash_mb: usize,
+    max_empties: u32,
 ) -> PyResult<Bound<'py, PyArray1<i8>>> {
     let (p, o) = (player.as_slice()?, opponent.as_slice()?);
     if p.len() != o.len() {
@@ -562,47 +767,37 @@ fn exact_scores<'py>(
             p[i] & o[i]
         )));
     }
-    let scores: Result<Vec<i8>, String> = py.detach(|| {
-        on_threads(threads, || {
-            (0..p.len())
-                .into_par_iter()
-                .map_init(
-                    || {
-                        Engine::new(EngineOptions {
-                            threads: 1,
-                            hash_mb,
-                            book: BookSource::None,
-                            ..EngineOptions::analysis()
-                        })
-                        .map_err(|e| e.to_string())
+    if let Some(i) = (0..p.len()).find(|&i| (p[i] | o[i]).count_zeros() > max_empties) {
+        return Err(value_error(format!(
+            "position {i} has {} empty squares, more than max_empties={max_empties} (an exact \
+             solve grows about threefold with each empty square)",
+            (p[i] | o[i]).count_zeros()
+        )));
+    }
+    let scores = py.detach(|| {
+        with_engines(p.len(), threads, hash_mb, |engine, i| {
+            let state = State {
+                position: Position {
+                    board: Board {
+                        player: p[i],
+                        opponent: o[i],
                     },
-                    |engine, i| {
-                        let engine = engine.as_mut().map_err(|e| e.clone())?;
-                        let state = State {
-                            position: Position {
-                                board: Board {
-                                    player: p[i],
-                                    opponent: o[i],
-                                },
-                                to_move: Color::Black,
-                            },
-                            left: [iago::board::rules::UNLIMITED; 2],
-                        };
-                        engine
-                            .solve(Rules::OTHELLO, &state, SolveMode::Exact)
-                            .map(|r| r.solution.score as i8)
-                            .map_err(|_| "stopped".to_string())
-                    },
-                )
-                .collect()
+                    to_move: Color::Black,
+                },
+                left: [iago::board::rules::UNLIMITED; 2],
+            };
+            engine
+                .solve(Rules::OTHELLO, &state, SolveMode::Exact)
+                .map(|r| r.solution.score as i8)
+                .map_err(|_| "stopped".to_string())
         })
-        .map_err(|e| e.to_string())?
     });
     Ok(PyArray1::from_vec(py, scores.map_err(value_error)?))
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(random_games, m)?)?;
+    m.add_function(wrap_pyfunction!(engine_games, m)?)?;
     m.add_function(wrap_pyfunction!(labels, m)?)?;
     m.add_function(wrap_pyfunction!(convert_passes, m)?)?;
     m.add_function(wrap_pyfunction!(exact_scores, m)?)?;

@@ -40,6 +40,37 @@ def test_the_seed_alone_fixes_the_bytes() -> None:
     assert head.tobytes() == one[:1000].tobytes()
     other, _ = datasets.random_games(1000, seed=4)
     assert other.tobytes() != head.tobytes()
+    # Chunks with `first` moved on are the one call's games.
+    tail, lt = datasets.random_games(4000, seed=3, first=1000)
+    assert tail.tobytes() == one[1000:].tobytes() and lt.tobytes() == l1[1000:].tobytes()
+    explicit, _ = datasets.random_games(50, seed=3, passes=True, first=7)
+    assert datasets.without_passes(explicit)[0].tobytes() == one[7:57].tobytes()
+
+
+def test_engine_games_are_legal_seeded_and_follow_the_temperature() -> None:
+    moves, lengths = datasets.engine_games(24, depth=1, temperature=2.0, seed=5, threads=2)
+    again, _ = datasets.engine_games(24, depth=1, temperature=2.0, seed=5, threads=1)
+    assert moves.tobytes() == again.tobytes()
+    for row, length in zip(moves, lengths):
+        assert replay(row, int(length)).is_game_over()
+    assert len({row.tobytes() for row in moves}) > 20
+    greedy, _ = datasets.engine_games(3, depth=2, temperature=0.0, seed=1)
+    other, _ = datasets.engine_games(3, depth=2, temperature=0.0, seed=2)
+    assert greedy.tobytes() == other.tobytes() and len({r.tobytes() for r in greedy}) == 1
+    # The greedy first move is the best of the engine's depth-2 values: each move played, then
+    # a search of one ply, from an empty table, in square order.
+    with iago.Engine(threads=1, hash_mb=1, book=False) as engine:
+        engine.clear_hash()
+        values = {}
+        for move in Board().legal_moves:
+            child = Board().position().play(move)
+            values[move.square] = -engine.analyse(child, iago.Limit(depth=1)).score
+        best = max(values.values())
+        assert greedy[0, 0] == min(sq for sq, v in values.items() if v == best)
+    with pytest.raises(ValueError):
+        datasets.engine_games(1, depth=0)
+    with pytest.raises(ValueError):
+        datasets.engine_games(1, temperature=-1.0)
 
 
 def test_explicit_passes_round_trip() -> None:
@@ -146,5 +177,7 @@ def test_exact_scores_agree_with_the_engine() -> None:
     labels = datasets.labels(moves[:1], lengths[:1])
     player, opponent = datasets.board_masks(labels["board"][-12:])
     assert len(datasets.exact_scores(player, opponent)) == 12
+    with pytest.raises(ValueError, match="max_empties"):
+        datasets.exact_scores([Board()])
     with pytest.raises(ValueError, match="share squares"):
         datasets.exact_scores(np.array([1], dtype=np.uint64), np.array([1], dtype=np.uint64))
