@@ -4,13 +4,16 @@
 - the per-call cost of Board.push/pop and legal_moves;
 - the GIL: a fixed set of searches on two Python threads (an engine each, one search thread
   each) against one thread;
-- FFO #40-#49 through Engine.solve against the published scores.
+- FFO #40-#49 through Engine.solve against the published scores;
+- with rust-reversi installed (``pip install rust-reversi``), its per-call costs beside ours,
+  interleaved run by run.
 
     python python/bench/bench.py [--quick]
 """
 
 from __future__ import annotations
 
+import importlib
 import sys
 import threading
 import time
@@ -69,6 +72,8 @@ def main() -> None:
     t = best_of(5, listed)
     print(f"list(Board.legal_moves): {t / (calls // 4) * 1e9:.0f} ns a call")
 
+    compare_rust_reversi()
+
     problems, _ = iago.read_obf(REPO / "src" / "cli" / "ffo40-49.obf")
     work = [p.position for p in problems] * (1 if quick else 2)
     depth = 11
@@ -104,6 +109,65 @@ def main() -> None:
             right += s.score == p.best_score and s.best_move in p.best_moves()
         t = time.perf_counter() - start
     print(f"FFO #40-#49: {right}/10 exact scores and best moves, {t:.2f} s, {nodes:,} nodes (2 threads)")
+
+
+def compare_rust_reversi() -> None:
+    """Per-call costs of rust-reversi's board and ours, the same work interleaved (the best of
+    seven runs each): replaying 60-move games, the legal moves as a mask and as a list."""
+    try:
+        rust_reversi = importlib.import_module("rust_reversi")
+    except ImportError:
+        print("rust-reversi: not installed, no comparison")
+        return
+    moves, lengths = datasets.random_games(300, seed=1)
+    games = [[int(x) for x in row[:n]] for row, n in zip(moves, lengths) if n == 60][:100]
+    plies = sum(len(g) for g in games)
+
+    def replay_theirs() -> None:
+        for game in games:
+            board = rust_reversi.Board()
+            for m in game:
+                if board.is_pass():
+                    board.do_pass()
+                board.do_move(m)
+
+    def replay_ours() -> None:
+        for game in games:
+            board = Board()
+            for m in game:
+                if board.must_pass():
+                    board.push(iago.PASS)
+                board.push(m)
+
+    theirs = rust_reversi.Board()
+    ours = Board()
+    for m in (37, 43, 18, 19, 26):
+        theirs.do_move(m)
+        ours.push(m)
+    calls = 100_000
+    pairs: list[tuple[str, Callable[[], object], Callable[[], object], int]] = [
+        ("a move (is_pass + do_move / must_pass + push)", replay_theirs, replay_ours, plies),
+        (
+            "legal moves as a mask (get_legal_moves / legal_moves.mask)",
+            lambda: [theirs.get_legal_moves() for _ in range(calls)],
+            lambda: [ours.legal_moves.mask for _ in range(calls)],
+            calls,
+        ),
+        (
+            "legal moves as a list (get_legal_moves_vec / list(legal_moves))",
+            lambda: [theirs.get_legal_moves_vec() for _ in range(calls)],
+            lambda: [list(ours.legal_moves) for _ in range(calls)],
+            calls,
+        ),
+    ]
+    for name, f_theirs, f_ours, count in pairs:
+        a: list[float] = []
+        b: list[float] = []
+        for _ in range(7):
+            a.append(best_of(1, f_theirs))
+            b.append(best_of(1, f_ours))
+        t_theirs, t_ours = min(a) / count * 1e9, min(b) / count * 1e9
+        print(f"{name}: rust-reversi {t_theirs:.0f} ns, iago {t_ours:.0f} ns ({t_ours / t_theirs:.2f}x)")
 
 
 if __name__ == "__main__":

@@ -136,6 +136,23 @@ impl PyMove {
     }
 }
 
+/// The 65 moves (the squares, then the pass) as Python objects made once: handing out one is
+/// a reference count, not an allocation (iterating the legal moves is most of a random game).
+static MOVES: pyo3::sync::PyOnceLock<Vec<Py<PyMove>>> = pyo3::sync::PyOnceLock::new();
+
+/// The Python object of `mv`, shared.
+pub(crate) fn move_object(py: Python<'_>, mv: Move) -> PyResult<Py<PyMove>> {
+    let moves = MOVES.get_or_try_init(py, || {
+        (0..64u8)
+            .map(|i| Move::Play(Square::from_index_unchecked(i)))
+            .chain([Move::Pass])
+            .map(|m| Py::new(py, PyMove(m)))
+            .collect::<PyResult<Vec<_>>>()
+    })?;
+    let index = mv.square().map_or(64, |sq| usize::from(sq.index()));
+    Ok(moves[index].clone_ref(py))
+}
+
 /// A square from an index 0-63.
 pub(crate) fn square_from_index(index: i64) -> PyResult<Square> {
     u8::try_from(index)
@@ -338,7 +355,10 @@ impl LegalMoves {
     }
 
     fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let moves: Vec<PyMove> = self.moves().map(PyMove).collect();
+        let moves = self
+            .moves()
+            .map(|m| move_object(py, m))
+            .collect::<PyResult<Vec<_>>>()?;
         PyList::new(py, moves)?.try_iter().map(Bound::into_any)
     }
 
@@ -729,8 +749,12 @@ impl PyBoard {
 
     /// The moves played, first first (passes included).
     #[getter]
-    fn move_stack(&self) -> Vec<PyMove> {
-        self.game.moves().iter().map(|&m| PyMove(m)).collect()
+    fn move_stack(&self, py: Python<'_>) -> PyResult<Vec<Py<PyMove>>> {
+        self.game
+            .moves()
+            .iter()
+            .map(|&m| move_object(py, m))
+            .collect()
     }
 
     /// Plays `move` (a `Move`, `'d3'`, `'PA'` or a square index). Raises `IllegalMoveError`
@@ -742,27 +766,30 @@ impl PyBoard {
     }
 
     /// Plays the move written `text` and returns it.
-    fn push_str(&mut self, text: &str) -> PyResult<PyMove> {
+    fn push_str(&mut self, py: Python<'_>, text: &str) -> PyResult<Py<PyMove>> {
         let mv = Move::parse(text).map_err(invalid_move)?;
         play_checked(&mut self.game, mv)?;
-        Ok(PyMove(mv))
+        move_object(py, mv)
     }
 
     /// Takes back the last move and returns it; `IndexError` when none was played.
-    fn pop(&mut self) -> PyResult<PyMove> {
-        self.game
+    fn pop(&mut self, py: Python<'_>) -> PyResult<Py<PyMove>> {
+        let mv = self
+            .game
             .undo()
-            .map(PyMove)
-            .ok_or_else(|| PyIndexError::new_err("pop from an empty move stack"))
+            .ok_or_else(|| PyIndexError::new_err("pop from an empty move stack"))?;
+        move_object(py, mv)
     }
 
     /// The last move; `IndexError` when none was played.
-    fn peek(&self) -> PyResult<PyMove> {
-        self.game
+    fn peek(&self, py: Python<'_>) -> PyResult<Py<PyMove>> {
+        let mv = self
+            .game
             .moves()
             .last()
-            .map(|&m| PyMove(m))
-            .ok_or_else(|| PyIndexError::new_err("peek at an empty move stack"))
+            .copied()
+            .ok_or_else(|| PyIndexError::new_err("peek at an empty move stack"))?;
+        move_object(py, mv)
     }
 
     /// The moves played (passes count).

@@ -100,7 +100,14 @@ fn test(python_only: bool) -> Result<(), String> {
         .env("IAGO_BIN", target.join("release").join("iago"))
         .current_dir(&root))?;
     run(Command::new(&python)
-        .args(["-m", "mypy", "--strict", "python/iago", "python/examples"])
+        .args([
+            "-m",
+            "mypy",
+            "--strict",
+            "python/iago",
+            "python/examples",
+            "python/bench",
+        ])
         .current_dir(&root))
 }
 
