@@ -12,6 +12,8 @@ Move.from_str('f5')
 (3, Color.WHITE)
 """
 
+from typing import Any
+
 from ._iago import (
     BLACK,
     PASS,
@@ -44,6 +46,25 @@ from ._iago import (
 )
 
 from . import datasets
+
+
+def _restore(kind: str, args: Any) -> Any:
+    """Rebuilds a pickled object (what the classes' ``__reduce__`` names)."""
+    if kind == "move":
+        return Move.from_str(args)
+    if kind == "color":
+        return Color.BLACK if args == 0 else Color.WHITE
+    if kind == "position":
+        text, rules = args
+        return Position(text, rules=rules)
+    if kind == "board":
+        rules, start, transcript = args
+        return Board.from_transcript(transcript, rules=rules, start=start)
+    if kind == "limit":
+        depth, time = args
+        return Limit(depth=depth, time=time)
+    raise ValueError(f"cannot restore a {kind!r}")
+
 
 __all__ = [
     "datasets",

@@ -67,6 +67,10 @@ impl PyColor {
     fn __str__(&self) -> &'static str {
         Color::from(*self).name()
     }
+
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py, u8>> {
+        Ok((restorer(py)?, ("color", *self as u8)))
+    }
 }
 
 /// A move: a disc on a square (index `row * 8 + col`, a1 = 0, h1 = 7, h8 = 63) or a pass.
@@ -134,7 +138,19 @@ impl PyMove {
     fn __repr__(&self) -> String {
         format!("Move.from_str('{}')", self.0)
     }
+
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py, String>> {
+        Ok((restorer(py)?, ("move", self.0.to_string())))
+    }
 }
+
+/// `iago._restore`, which pickled objects are rebuilt by: `(kind, arguments)`.
+pub(crate) fn restorer(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+    py.import("iago")?.getattr("_restore")
+}
+
+/// What `__reduce__` gives: the restorer and its `(kind, arguments)`.
+pub(crate) type Reduced<'py, A> = (Bound<'py, PyAny>, (&'static str, A));
 
 /// The 65 moves (the squares, then the pass) as Python objects made once: handing out one is
 /// a reference count, not an allocation (iterating the legal moves is most of a random game).
@@ -617,6 +633,13 @@ impl PyPosition {
     fn _repr_svg_(&self) -> String {
         crate::svg::board_svg(&self.rules, &self.state, None)
     }
+
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py, (String, String)>> {
+        Ok((
+            restorer(py)?,
+            ("position", (self.board_string(), rules_name(self.rules))),
+        ))
+    }
 }
 
 /// A game board with a move stack, as python-chess's `Board`: the start position (a set-up
@@ -949,6 +972,19 @@ impl PyBoard {
             &self.game.state(),
             self.game.moves().last().copied(),
         )
+    }
+
+    /// Pickled as its rules, its start and its moves (passes written).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py, (String, String, String)>> {
+        let rules = self.rules();
+        let start = rules.board_string(&self.game.start());
+        Ok((
+            restorer(py)?,
+            (
+                "board",
+                (rules_name(rules), start, self.game.transcript(true)),
+            ),
+        ))
     }
 }
 

@@ -63,6 +63,16 @@ impl PyLimit {
         }
         format!("Limit({})", parts.join(", "))
     }
+
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<crate::board::Reduced<'py, (Option<u32>, Option<f64>)>> {
+        Ok((
+            crate::board::restorer(py)?,
+            ("limit", (self.depth, self.time)),
+        ))
+    }
 }
 
 impl PyLimit {

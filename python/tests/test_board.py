@@ -4,6 +4,7 @@ conventions, every error path, the rule variants and the symmetries."""
 from __future__ import annotations
 
 import copy
+import pickle
 
 import numpy as np
 import pytest
@@ -138,6 +139,22 @@ def test_board_repr_round_trips_and_str_is_the_grid() -> None:
         hash(board)
     svg = board._repr_svg_()
     assert svg.startswith("<svg") and svg.count("<circle") >= 6
+
+
+def test_everything_pickles_and_deep_copies() -> None:
+    board = Board.from_transcript("f5d6c3d3c4", rules="othello")
+    small = Board.from_transcript("c2", rules="6x6 anti")
+    values = [
+        Move(19), PASS, BLACK, WHITE, board.position(), small.position(), iago.Limit(depth=3),
+        iago.Limit(time=0.5),
+    ]
+    for value in values:
+        assert pickle.loads(pickle.dumps(value)) == value
+        assert copy.deepcopy(value) == value
+    for b in (board, small):
+        again = pickle.loads(pickle.dumps(b))
+        assert again == b and again.move_stack == b.move_stack and again.rules == b.rules
+        assert again.root() == b.root()
 
 
 def test_copies_are_independent() -> None:
