@@ -141,6 +141,20 @@ fn with_engines<T: Send>(
     Ok(all.into_iter().map(|(_, t)| t).collect())
 }
 
+/// `MemoryError` unless `bytes` can be had: a request the system refuses raises rather than
+/// ending the interpreter (Rust aborts when an allocation fails).
+fn check_memory(bytes: Option<usize>) -> PyResult<()> {
+    let refused = || {
+        pyo3::exceptions::PyMemoryError::new_err(format!(
+            "cannot allocate {} bytes for the arrays",
+            bytes.map_or_else(|| "more than 2^64".to_string(), |b| b.to_string())
+        ))
+    };
+    let bytes = bytes.ok_or_else(refused)?;
+    let mut probe: Vec<u8> = Vec::new();
+    probe.try_reserve_exact(bytes).map_err(|_| refused())
+}
+
 /// A batch of games as Python sees it: the rows of moves and their lengths.
 type GameArrays<'py> = (Bound<'py, PyArray2<i8>>, Bound<'py, PyArray1<i16>>);
 
@@ -175,6 +189,8 @@ fn random_games<'py>(
     if n > 1 << 32 {
         return Err(value_error(format!("{n} games is too many for one call")));
     }
+    let row = if passes { MAX_EXPLICIT + 2 } else { 62 };
+    check_memory(n.checked_mul(row))?;
     let (moves, lengths, width) = py.detach(|| {
         on_threads(threads, || {
             if passes {
@@ -379,6 +395,7 @@ fn engine_games<'py>(
     if n > 1 << 32 {
         return Err(value_error(format!("{n} games is too many for one call")));
     }
+    check_memory(n.checked_mul(2 * (MAX_EXPLICIT + 8)))?;
     let played = py.detach(|| {
         with_engines(n, threads, 1, |engine, i| {
             let mut rng = SplitMix::new(seed, first + i as u64);
@@ -606,6 +623,7 @@ fn labels<'py>(
         None => None,
     };
     let lengths = row_lengths(rows, width, lengths)?;
+    check_memory(lengths.iter().sum::<usize>().checked_mul(3 * 64 + 1))?;
     let (board, flipped, legal, to_move, total) = py
         .detach(|| on_threads(threads, || label_rows(rows, width, &lengths, passes)))?
         .map_err(value_error)?;

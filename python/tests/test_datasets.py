@@ -4,6 +4,8 @@ round-trip, exact scores agree with the engine."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -132,6 +134,15 @@ def test_labels_of_explicit_passes_and_threads_agree() -> None:
         [row[:n] != datasets.PASS for row, n in zip(explicit, le)]
     )
     assert len(a["board"]) == len(c["board"]) + int((~keep).sum())
+
+
+def test_a_batch_too_large_for_memory_raises() -> None:
+    # 266 GB: refused by Linux's heuristic overcommit (mode 0), which the test needs.
+    mode = Path("/proc/sys/vm/overcommit_memory")
+    if not mode.exists() or mode.read_text().strip() != "0":
+        pytest.skip("needs Linux's heuristic overcommit to refuse the request")
+    with pytest.raises(MemoryError):
+        datasets.random_games(2**32, seed=1)
 
 
 def test_an_illegal_game_is_refused_by_name() -> None:
