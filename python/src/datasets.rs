@@ -58,9 +58,14 @@ impl SplitMix {
     }
 }
 
-/// Plays one uniformly random game into `out` (square indices, `PASS` for a pass when
-/// `passes`); returns its length.
-fn random_game(rng: &mut SplitMix, passes: bool, out: &mut [i8; MAX_EXPLICIT]) -> usize {
+/// Plays one game from the start into `out` (square indices, `PASS` for a pass when `passes`),
+/// each move the square `choose(board, moves)` picks among the legal `moves` of `board`;
+/// returns its length.
+fn play_game(
+    passes: bool,
+    out: &mut [i8; MAX_EXPLICIT],
+    mut choose: impl FnMut(&Board, u64) -> usize,
+) -> usize {
     let mut board = Board::start();
     let mut len = 0;
     loop {
@@ -77,12 +82,17 @@ fn random_game(rng: &mut SplitMix, passes: bool, out: &mut [i8; MAX_EXPLICIT]) -
             board = other;
             continue;
         }
-        let sq = rng.pick(moves);
+        let sq = choose(&board, moves);
         let flips = movegen::flips(board.player, board.opponent, sq);
         board = board.play_unchecked(sq, flips);
         out[len] = sq as i8;
         len += 1;
     }
+}
+
+/// Plays one uniformly random game into `out` (as [`play_game`]); returns its length.
+fn random_game(rng: &mut SplitMix, passes: bool, out: &mut [i8; MAX_EXPLICIT]) -> usize {
+    play_game(passes, out, |_, moves| rng.pick(moves))
 }
 
 /// `work(engine, i)` for `i` in `0..n` on `threads` threads of its own (default: every core),
@@ -278,8 +288,9 @@ fn row_error(game: usize, ply: usize, message: impl std::fmt::Display) -> String
 }
 
 /// Plays one game of moves drawn from the engine's values at `depth` (every legal move played,
-/// then the static evaluation or a search of `depth - 1` plies): move `m` with probability proportional to `exp(value(m) / temperature)`, the best
-/// (the first best, in square order) when `temperature` is 0. Returns its length.
+/// then the static evaluation or a search of `depth - 1` plies): move `m` with probability
+/// proportional to `exp(value(m) / temperature)`, the best (the first best, in square order)
+/// when `temperature` is 0. Returns its length.
 fn engine_game(
     engine: &mut Engine,
     rng: &mut SplitMix,
@@ -290,43 +301,21 @@ fn engine_game(
 ) -> usize {
     // The table starts empty: a game's values do not depend on the games before it.
     engine.clear_hash();
-    let mut board = Board::start();
-    let mut len = 0;
-    loop {
-        let moves = movegen::moves(board.player, board.opponent);
-        if moves == 0 {
-            let other = board.pass();
-            if movegen::moves(other.player, other.opponent) == 0 {
-                return len;
-            }
-            if passes {
-                out[len] = PASS;
-                len += 1;
-            }
-            board = other;
-            continue;
+    play_game(passes, out, |board, moves| {
+        if moves.count_ones() == 1 {
+            return moves.trailing_zeros() as usize;
         }
-        let sq = if moves.count_ones() == 1 {
-            moves.trailing_zeros() as usize
-        } else {
-            let values: Vec<(usize, i32)> = iago::board::Bitboard(moves)
-                .iter()
-                .map(|square| {
-                    let sq = square.index() as usize;
-                    let flips = movegen::flips(board.player, board.opponent, sq);
-                    (
-                        sq,
-                        move_value(engine, &board.play_unchecked(sq, flips), depth),
-                    )
-                })
-                .collect();
-            choose(&values, temperature, rng)
-        };
-        let flips = movegen::flips(board.player, board.opponent, sq);
-        board = board.play_unchecked(sq, flips);
-        out[len] = sq as i8;
-        len += 1;
-    }
+        let values: Vec<(usize, i32)> = iago::board::Bitboard(moves)
+            .iter()
+            .map(|square| {
+                let sq = square.index() as usize;
+                let flips = movegen::flips(board.player, board.opponent, sq);
+                let child = board.play_unchecked(sq, flips);
+                (sq, move_value(engine, &child, depth))
+            })
+            .collect();
+        choose(&values, temperature, rng)
+    })
 }
 
 /// The value of the move that led to `child` for the player who made it: the final score when

@@ -119,10 +119,7 @@ impl PyAnalysis {
     /// The score from Black's point of view.
     #[getter]
     fn score_for_black(&self) -> i32 {
-        match self.turn {
-            PyColor::Black => self.score,
-            PyColor::White => -self.score,
-        }
+        for_black(self.turn, self.score)
     }
 
     fn __repr__(&self) -> String {
@@ -138,6 +135,14 @@ impl PyAnalysis {
             self.time,
             pv.join(" ")
         )
+    }
+}
+
+/// A score for the side to move `turn`, from Black's point of view.
+fn for_black(turn: PyColor, score: i32) -> i32 {
+    match turn {
+        PyColor::Black => score,
+        PyColor::White => -score,
     }
 }
 
@@ -210,10 +215,7 @@ impl PySolution {
     /// The score from Black's point of view.
     #[getter]
     fn score_for_black(&self) -> i32 {
-        match self.turn {
-            PyColor::Black => self.score,
-            PyColor::White => -self.score,
-        }
+        for_black(self.turn, self.score)
     }
 
     fn __repr__(&self) -> String {
