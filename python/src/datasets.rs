@@ -506,6 +506,18 @@ fn replay(
     Ok(())
 }
 
+/// The moves of a batch of games as one slice, its row width, and each row's length (given, or
+/// up to the first -1).
+fn read_rows<'a>(
+    moves: &'a PyReadonlyArray2<'_, i8>,
+    lengths: Option<&'a PyReadonlyArray1<'_, i16>>,
+) -> PyResult<(&'a [i8], usize, Vec<usize>)> {
+    let width = moves.shape()[1];
+    let rows = moves.as_slice()?;
+    let lengths = lengths.map(|l| l.as_slice()).transpose()?;
+    Ok((rows, width, row_lengths(rows, width, lengths)?))
+}
+
 /// The lengths of rows: given, or up to the first -1.
 fn row_lengths(moves: &[i8], width: usize, lengths: Option<&[i16]>) -> PyResult<Vec<usize>> {
     let rows = moves.len() / width.max(1);
@@ -605,13 +617,7 @@ fn labels<'py>(
     passes: bool,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let width = moves.shape()[1];
-    let rows = moves.as_slice()?;
-    let lengths = match &lengths {
-        Some(l) => Some(l.as_slice()?),
-        None => None,
-    };
-    let lengths = row_lengths(rows, width, lengths)?;
+    let (rows, width, lengths) = read_rows(&moves, lengths.as_ref())?;
     check_memory(lengths.iter().sum::<usize>().checked_mul(3 * 64 + 1))?;
     let (board, flipped, legal, to_move, total) = py
         .detach(|| on_threads(threads, || label_rows(rows, width, &lengths, passes)))?
@@ -704,13 +710,7 @@ fn convert_passes<'py>(
     lengths: Option<PyReadonlyArray1<'py, i16>>,
     remove: bool,
 ) -> PyResult<GameArrays<'py>> {
-    let width = moves.shape()[1];
-    let rows = moves.as_slice()?;
-    let lengths = match &lengths {
-        Some(l) => Some(l.as_slice()?),
-        None => None,
-    };
-    let lengths = row_lengths(rows, width, lengths)?;
+    let (rows, width, lengths) = read_rows(&moves, lengths.as_ref())?;
     let n = lengths.len();
     let converted: Result<Vec<Vec<i8>>, String> = py.detach(|| {
         (0..n)

@@ -123,7 +123,6 @@ impl PyAnalysis {
     }
 
     fn __repr__(&self) -> String {
-        let pv: Vec<String> = self.pv.iter().map(|m| m.0.to_string()).collect();
         format!(
             "<Analysis {} {:+} ({}) depth {}@{}% nodes {} time {:.3}s pv {}>",
             self.best_move.0,
@@ -133,9 +132,15 @@ impl PyAnalysis {
             self.selectivity,
             self.nodes,
             self.time,
-            pv.join(" ")
+            line(&self.pv)
         )
     }
+}
+
+/// A line of moves as text: `d3 c5 f6`.
+fn line(pv: &[PyMove]) -> String {
+    let moves: Vec<String> = pv.iter().map(|m| m.0.to_string()).collect();
+    moves.join(" ")
 }
 
 /// A score for the side to move `turn`, from Black's point of view.
@@ -219,14 +224,13 @@ impl PySolution {
     }
 
     fn __repr__(&self) -> String {
-        let pv: Vec<String> = self.pv.iter().map(|m| m.0.to_string()).collect();
         format!(
             "<Solution {:+} ({}) nodes {} time {:.3}s pv {}>",
             self.score,
             self.mode,
             self.nodes,
             self.time,
-            pv.join(" ")
+            line(&self.pv)
         )
     }
 }
