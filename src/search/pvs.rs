@@ -270,10 +270,10 @@ impl<'a, G: SearchGame> Pvs<'a, G> {
                         replies: None,
                     })
                     .collect();
-                let Some((score, sq)) = self.split_pv(node, alpha, beta, &rest, depth) else {
-                    break;
-                };
-                if score > best {
+                // Stopped, the split still gives the moves it had searched to the end: one
+                // proved better than the first is played, as on one thread.
+                let (score, sq, _) = self.split_pv(node, alpha, beta, &rest, depth);
+                if sq != NO_MOVE && score > best {
                     best = score;
                     best_index = root.iter().position(|m| m.sq == sq).expect("a root move");
                     root[best_index].score = score;
@@ -476,7 +476,10 @@ impl<'a, G: SearchGame> Pvs<'a, G> {
                     }
                     found
                 } else {
-                    self.split_pv(node, alpha, beta, &moves[1..], depth)?
+                    match self.split_pv(node, alpha, beta, &moves[1..], depth) {
+                        (_, _, true) => return None,
+                        (score, sq, false) => (score, sq),
+                    }
                 };
                 if score > best {
                     best = score;
@@ -595,8 +598,10 @@ impl<'a, G: SearchGame> Pvs<'a, G> {
     /// The later `moves` of a PV node `(alpha, beta)` in parallel: a null-window split at
     /// `alpha`; a move that fails high is searched again in the window (alone), and the moves
     /// left are split again above the new alpha (those already refuted settle from the table).
-    /// Returns the best score (fail-soft) and its move, `None` when stopped. Never inlined, as
-    /// [`Self::split`]: the one-thread search never calls them and keeps its hot loop lean.
+    /// Returns the best score (fail-soft), its move, and whether the search was stopped: then
+    /// the best of the moves searched to the end in the window (`NO_MOVE` if none). Never
+    /// inlined, as [`Self::split`]: the one-thread search never calls them and keeps its hot
+    /// loop lean.
     #[inline(never)]
     fn split_pv(
         &mut self,
@@ -605,7 +610,7 @@ impl<'a, G: SearchGame> Pvs<'a, G> {
         beta: i32,
         moves: &[Child<G::Move>],
         depth: u32,
-    ) -> Option<(i32, u8)> {
+    ) -> (i32, u8, bool) {
         let mut rest = moves.to_vec();
         let (mut best, mut best_move) = (-INF, NO_MOVE);
         while !rest.is_empty() {
@@ -617,7 +622,7 @@ impl<'a, G: SearchGame> Pvs<'a, G> {
                 self.split(node, alpha, &rest, depth)
             };
             if self.counter.is_stopped() {
-                return None;
+                return (best, best_move, true);
             }
             if score <= alpha || score >= beta {
                 if score > best {
@@ -631,7 +636,7 @@ impl<'a, G: SearchGame> Pvs<'a, G> {
             let child = self.game.play(node, c.sq, &c.mv);
             let score = -self.pvs(&child, -beta, -alpha, depth - 1);
             if self.counter.is_stopped() {
-                return None;
+                return (best, best_move, true);
             }
             if score > best {
                 best = score;
@@ -644,7 +649,7 @@ impl<'a, G: SearchGame> Pvs<'a, G> {
                 }
             }
         }
-        Some((best, best_move))
+        (best, best_move, false)
     }
 
     /// Searches `moves` of a null-window node `(alpha, alpha + 1)` in parallel; the first child
