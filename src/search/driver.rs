@@ -191,13 +191,19 @@ impl<G: SearchGame> Iterations<'_, G> {
                 &control,
                 |control, i| {
                     // Half the helpers (the first, when alone) a ply deeper: their entries
-                    // answer the next iteration.
-                    let mut helper = Pvs::new(tt, game, *control, false, selectivity);
+                    // answer the next iteration. A helper that ends before the main search
+                    // goes a ply deeper again, while a ply stays below the last empty square.
                     let mut moves = start.clone();
-                    // (`helper_count` leaves a ply below the last empty square.)
-                    let d = depth + 1 - (i % 2) as u32;
-                    aspiration(&mut helper, node, &mut moves, d, guess, false);
-                    helper.nodes()
+                    let (mut d, mut guess, mut nodes) = (depth + 1 - (i % 2) as u32, guess, 0);
+                    loop {
+                        let mut helper = Pvs::new(tt, game, *control, false, selectivity);
+                        let score = aspiration(&mut helper, node, &mut moves, d, guess, false);
+                        nodes += helper.nodes();
+                        if helper.is_stopped() || d + 3 >= self.schedule.empties {
+                            break nodes;
+                        }
+                        (d, guess) = (d + 1, Some(score));
+                    }
                 },
                 || aspiration(&mut search, node, root, depth, guess, false),
             );

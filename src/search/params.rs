@@ -43,7 +43,8 @@ pub const HELPERS_MIN_THREADS: usize = 8;
 
 /// Below this many threads (2 and 3), a midgame iteration runs one helper search a ply deeper
 /// beside its splits: on 2 threads, games at a fixed depth moved sooner, and games at equal
-/// time scored a little better (2026-12-02-gui-clock-and-threads.md).
+/// time scored a little better (2026-12-02-gui-clock-and-threads.md); a helper that ends
+/// first going deeper again scored a little better still (2026-12-02-two-threads.md).
 pub const ONE_HELPER_BELOW_THREADS: usize = 4;
 
 /// The shallowest iteration with helper searches (2026-11-27-sixteen-cores.md).
