@@ -192,14 +192,14 @@ impl<G: SearchGame> Iterations<'_, G> {
                 |control, i| {
                     // Half the helpers (the first, when alone) a ply deeper: their entries
                     // answer the next iteration. A helper that ends before the main search
-                    // goes a ply deeper again, while a ply stays below the last empty square.
+                    // goes a ply deeper again, to a depth whose iteration would run helpers.
                     let mut moves = start.clone();
                     let (mut d, mut guess, mut nodes) = (depth + 1 - (i % 2) as u32, guess, 0);
                     loop {
                         let mut helper = Pvs::new(tt, game, *control, false, selectivity);
                         let score = aspiration(&mut helper, node, &mut moves, d, guess, false);
                         nodes += helper.nodes();
-                        if helper.is_stopped() || d + 3 >= self.schedule.empties {
+                        if helper.is_stopped() || !runs_helpers(d + 1, self.schedule.empties) {
                             break nodes;
                         }
                         (d, guess) = (d + 1, Some(score));
@@ -407,7 +407,7 @@ impl IterationTimes {
 /// [`HELPERS_MIN_THREADS`], then one per [`THREADS_PER_HELPER`] threads; none in iterations
 /// below [`HELPERS_MIN_DEPTH`] or near the end.
 fn helper_count(threads: usize, depth: u32, empties: u32) -> usize {
-    if threads < 2 || depth < HELPERS_MIN_DEPTH || depth + 2 >= empties {
+    if threads < 2 || !runs_helpers(depth, empties) {
         return 0;
     }
     match threads {
@@ -415,6 +415,12 @@ fn helper_count(threads: usize, depth: u32, empties: u32) -> usize {
         t if t < HELPERS_MIN_THREADS => 0,
         t => t / THREADS_PER_HELPER,
     }
+}
+
+/// Whether a midgame iteration at `depth` with `empties` empty squares runs helper searches
+/// (given the threads): from [`HELPERS_MIN_DEPTH`], and not within two plies of the end.
+fn runs_helpers(depth: u32, empties: u32) -> bool {
+    depth >= HELPERS_MIN_DEPTH && depth + 2 < empties
 }
 
 /// Runs `main` (the iteration's own search, which splits over the pool) with `helpers` helper
