@@ -383,4 +383,92 @@ mod tests {
             }
         }
     }
+
+    /// On two threads the root searches its later moves in a split. A stop inside it keeps
+    /// only the moves searched to the end in the window: a move it reports as better than the
+    /// first (`improved`) has that score by plain minimax, and beats the first move. The first
+    /// root move is the worst one, so that most stops come after a later move has improved.
+    #[test]
+    fn a_stopped_root_split_keeps_only_finished_moves() {
+        use crate::search::control::Progress;
+        use crate::search::pvs::RootMove;
+        use std::sync::atomic::Ordering::Relaxed;
+
+        let depth = MIDGAME_SPLIT_MIN_DEPTH;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .expect("a pool of two threads");
+        let game = Othello::new(&HandEval);
+        let (mut improved_runs, mut runs) = (0, 0);
+        for seed in 1..6u64 {
+            let board = random_board(seed, 16 + 3 * seed as usize);
+            let node = game.node(&board);
+            let mut root = RootMove::list(&game, &node, u64::MAX);
+            if root.len() < 3 {
+                continue;
+            }
+            let mut values = [0; 64];
+            for m in &root {
+                let square = Square::from_index(m.sq).expect("a square");
+                values[m.sq as usize] = -minimax(&board.play(Move::Play(square)), depth - 1);
+            }
+            let value = |sq: u8| values[sq as usize];
+            root.sort_by_key(|m| value(m.sq));
+            let (worst, best) = (value(root[0].sq), value(root[root.len() - 1].sq));
+            assert!(
+                worst < best,
+                "seed {seed}: the root moves have different values"
+            );
+            let full = {
+                let stop = AtomicBool::new(false);
+                let tt = TranspositionTable::new(1);
+                let mut search = Pvs::new(
+                    &tt,
+                    game,
+                    Control::new(&stop, None),
+                    true,
+                    crate::search::Selectivity::NONE,
+                );
+                pool.install(|| search.root(&node, &mut root.clone(), -SCORE_MAX, SCORE_MAX, depth))
+                    .0
+            };
+            assert_eq!(full, best, "seed {seed}: the two-thread search is minimax");
+            for stop_at in (1..40).map(|k| k * 150) {
+                let (stop, done) = (AtomicBool::new(false), AtomicBool::new(false));
+                let progress = Progress::new();
+                let tt = TranspositionTable::new(1);
+                let mut list = root.clone();
+                let control = Control::new(&stop, None).watched(&progress);
+                let mut search =
+                    Pvs::new(&tt, game, control, true, crate::search::Selectivity::NONE);
+                std::thread::scope(|scope| {
+                    scope.spawn(|| {
+                        while !done.load(Relaxed) && progress.nodes() < stop_at {
+                            std::hint::spin_loop();
+                        }
+                        stop.store(true, Relaxed);
+                    });
+                    pool.install(|| search.root(&node, &mut list, -SCORE_MAX, SCORE_MAX, depth));
+                    done.store(true, Relaxed);
+                });
+                runs += 1;
+                if search.improved() {
+                    improved_runs += 1;
+                    let played = list[0];
+                    assert_ne!(played.sq, root[0].sq, "seed {seed}, stop at {stop_at}");
+                    assert_eq!(
+                        played.score,
+                        value(played.sq),
+                        "seed {seed}, stop at {stop_at}"
+                    );
+                    assert!(played.score > worst, "seed {seed}, stop at {stop_at}");
+                }
+            }
+        }
+        assert!(
+            improved_runs > 0 && improved_runs < runs,
+            "{improved_runs} of {runs} stopped searches improved"
+        );
+    }
 }
