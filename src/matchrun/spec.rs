@@ -138,12 +138,13 @@ pub fn parse_duration(text: &str) -> Option<Duration> {
 
 /// The options of Iago in the match process unless its spec says otherwise: one thread, a
 /// 16 MiB table, the selectivity of play, the embedded evaluation, no book (a match compares
-/// searches, game after game the same way).
+/// searches, game after game the same way). Its move overhead is the spec's `overhead=`.
 pub fn in_process_defaults() -> EngineOptions {
     EngineOptions {
         threads: 1,
         hash_mb: 16,
         book: BookSource::None,
+        move_overhead: Duration::ZERO,
         ..EngineOptions::default()
     }
 }
@@ -206,6 +207,10 @@ impl EngineSpec {
                 continue;
             }
             items.read(&Item::parse(item)).map_err(err)?;
+        }
+        // In the match process Iago knows what its clock is charged beyond its own time.
+        if !items.kind.iago_only.contains(&"move-overhead") {
+            items.kind.options.move_overhead = items.overhead;
         }
         let SpecItems {
             name,
@@ -664,6 +669,13 @@ mod tests {
         assert_eq!(s.overhead, Duration::from_millis(50));
         assert_eq!(o.move_overhead, Duration::from_millis(60));
         assert_eq!(s.name, "Iago-tc10", "the overhead is not a limit");
+        // Unless told otherwise, Iago in the match process plans with the overhead charged.
+        for (spec, planned) in [("iago,tc=10", 0), ("iago,tc=10,overhead=30", 30)] {
+            let EngineKind::Iago(o) = EngineSpec::parse(spec).unwrap().kind else {
+                panic!("in-process")
+            };
+            assert_eq!(o.move_overhead, Duration::from_millis(planned), "{spec}");
+        }
         let s = EngineSpec::parse("cmd=x,overhead=0").unwrap();
         assert_eq!(s.overhead, Duration::ZERO);
     }

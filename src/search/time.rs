@@ -162,10 +162,14 @@ fn move_time_budget(time: Duration) -> (Duration, Duration) {
 /// of the period's other moves, so that its last move may use all. Most of an increment is
 /// added to every share.
 ///
-/// Before any of this, the clock keeps `overhead` for each move it still pays for (the
-/// period's, or the engine's moves to the end of the game, this one included), at most half
-/// of what is left: the time a GUI charges beyond the engine's own, which the engine never
-/// sees. As the moves are played the reserve shrinks with them, so that it is not lost.
+/// Before any of this, the clock keeps `overhead` and [`MOVE_FLOOR`] for each move it still
+/// pays for (the period's, or the engine's moves to the end of the game, this one included,
+/// and [`PASS_ALLOWANCE`] more): the time a GUI charges beyond the engine's own, which the
+/// engine never sees, and the least a reply takes. As the moves are played the reserve shrinks
+/// with them, so that it is not lost. A clock too short for its reserve (an overhead set too
+/// high, more passes than allowed) still gives each move a quarter of its equal share.
+/// Without the floor and the passes, the reserve ran out at the end of a game
+/// (2026-12-02-clock-floor.md).
 fn clock_budget(
     clock: &Clock,
     empties: u32,
@@ -174,10 +178,13 @@ fn clock_budget(
 ) -> (Duration, Duration) {
     let moves_left = match clock.moves_to_go {
         Some(period) => period.clamp(1, 40),
-        None => empties.div_ceil(2).max(1),
+        None => empties.div_ceil(2).max(1) + PASS_ALLOWANCE,
     };
-    let reserve = overhead.saturating_mul(moves_left).min(clock.remaining / 2);
-    let usable = clock.remaining.saturating_sub(reserve);
+    let reserve = (overhead + MOVE_FLOOR).saturating_mul(moves_left);
+    let usable = clock
+        .remaining
+        .saturating_sub(reserve)
+        .max(clock.remaining / (4 * moves_left));
     let increment = clock.increment * 9 / 10;
     let (share, cap) = match clock.moves_to_go {
         Some(period) => {
@@ -203,6 +210,15 @@ fn clock_budget(
     let hard = hard.saturating_sub(margin(hard));
     (share.min(hard), hard)
 }
+
+/// The least time a move costs the engine itself (reading the position, a search stopped at
+/// once, writing the reply), kept for each move left beside the overhead.
+const MOVE_FLOOR: Duration = Duration::from_millis(5);
+
+/// Moves kept beyond half the empties to the end of a game on a clock: the opponent's passes
+/// give the engine more moves than half the empties, mostly near the end, where the clock
+/// has least time for them.
+const PASS_ALLOWANCE: u32 = 2;
 
 /// The most time the exact solve may keep, in midgame moves' shares.
 const SOLVE_SHARES: u32 = 10;
@@ -308,12 +324,12 @@ mod tests {
             }),
             ..Limits::default()
         };
-        // One move in the period: all of it but the margin.
+        // One move in the period: all of it but the move's floor and the margin.
         let plan = period(1.0, 1).plan(start, 40, Duration::ZERO, &no_model);
-        assert_eq!(plan.hard.unwrap() - start, Duration::from_millis(985));
+        assert_eq!(plan.hard.unwrap() - start, Duration::from_millis(980));
         assert_eq!(plan.target, plan.hard);
         let plan = period(0.03, 1).plan(start, 40, Duration::ZERO, &no_model);
-        assert_eq!(plan.hard.unwrap() - start, Duration::from_millis(24));
+        assert_eq!(plan.hard.unwrap() - start, Duration::from_millis(20));
         // Four moves in 4 s: about a second each, at most the time that leaves the other
         // three half a second each.
         let hard = period(4.0, 4)
@@ -390,32 +406,22 @@ mod tests {
             }),
             ..Limits::default()
         };
-        // 4 s usable, 41 empties: the solve of 26 empties keeps 1.6 s (a quarter of the
-        // model's 6.4 s), less than ten times the share of the 8 moves before it in the other
-        // 2.4 s (27 empties would keep 3.2 s, more than ten shares of 7 moves).
+        let ms = Duration::from_millis;
+        // 41 empties: 21 moves and 2 passes keep 5 ms each, 3,885 ms are usable. The solve of
+        // 26 empties keeps 1.6 s (a quarter of the model's 6.4 s), less than ten times the
+        // share of the 8 moves before it in the other 2,285 ms (27 empties would keep 3.2 s,
+        // more than ten shares of 7 moves).
         let plan = limits.plan(start, 41, Duration::ZERO, &model);
-        assert_eq!(
-            plan.target.unwrap() - start,
-            Duration::from_millis(2400) / 8
-        );
-        assert_eq!(
-            plan.hard.unwrap() - start,
-            Duration::from_millis(2400) * 2 / 8 - Duration::from_millis(15)
-        );
+        assert_eq!(plan.target.unwrap() - start, ms(2285) / 8);
+        assert_eq!(plan.hard.unwrap() - start, ms(2285) * 2 / 8 - ms(15));
         // Over 21 moves without a model.
         let without = limits.plan(start, 41, Duration::ZERO, &no_model);
-        assert_eq!(
-            without.target.unwrap() - start,
-            Duration::from_millis(4000) / 21
-        );
-        // At the solve point and after it: half the clock, three quarters at most.
+        assert_eq!(without.target.unwrap() - start, ms(3885) / 21);
+        // At the solve point and after it: half the usable clock (15 moves keep 5 ms each),
+        // three quarters at most.
         let plan = limits.plan(start, 26, Duration::ZERO, &model);
-        let most = Duration::from_millis(4000) * 3 / 4 - Duration::from_millis(15);
-        assert_eq!(
-            plan.target.unwrap() - start,
-            Duration::from_millis(4000) / 2
-        );
-        assert_eq!(plan.hard.unwrap() - start, most);
+        assert_eq!(plan.target.unwrap() - start, ms(3925) / 2);
+        assert_eq!(plan.hard.unwrap() - start, ms(3925) * 3 / 4 - ms(15));
     }
 
     #[test]
@@ -430,19 +436,83 @@ mod tests {
             }),
             ..Limits::default()
         };
-        // 10 s, 40 empties: 20 moves of 50 ms kept, the other 9 s shared over the 20 moves.
+        // 10 s, 40 empties: 20 moves and 2 passes keep 55 ms each (the overhead and the
+        // floor), the other 8,790 ms are shared over the 20 moves.
         let plan = clock(10, None).plan(start, 40, ms(50), &no_model);
-        assert_eq!(plan.target.unwrap() - start, ms(9000) / 20);
-        // After the solve point: half and three quarters of what the 13 moves left leave.
+        assert_eq!(plan.target.unwrap() - start, ms(8790) / 20);
+        // After the solve point: half and three quarters of what the 13 moves and 2 passes
+        // left leave.
         let plan = clock(10, None).plan(start, 26, ms(50), &model);
-        assert_eq!(plan.target.unwrap() - start, ms(9350) / 2);
-        assert_eq!(plan.hard.unwrap() - start, ms(9350) * 3 / 4 - ms(15));
-        // The last move of a period (or of the game) keeps its own overhead.
+        assert_eq!(plan.target.unwrap() - start, ms(9175) / 2);
+        assert_eq!(plan.hard.unwrap() - start, ms(9175) * 3 / 4 - ms(15));
+        // The last move of a period keeps its own overhead and floor.
         let plan = clock(1, Some(1)).plan(start, 40, ms(50), &no_model);
-        assert_eq!(plan.hard.unwrap() - start, ms(950 - 15));
-        // An overhead beyond the clock keeps half of it, so that the moves still have time.
+        assert_eq!(plan.hard.unwrap() - start, ms(945 - 15));
+        // An overhead beyond the clock still leaves each move a quarter of its equal share
+        // of the clock (22 moves kept): the shares of it are played as they would be.
         let plan = clock(1, None).plan(start, 40, ms(500), &no_model);
-        assert_eq!(plan.target.unwrap() - start, ms(500) / 20);
+        assert_eq!(plan.target.unwrap() - start, ms(1000) / 88 / 20);
+    }
+
+    /// Plays a game on `clock` where every move takes all the time it may (its deadline and
+    /// the margin, at least [`MOVE_FLOOR`]) and is charged `overhead` more; the opponent
+    /// passes `passes` times before the end. Returns the least time left before a move, or
+    /// `None` if the clock ran out.
+    fn worst_case_game(
+        clock: Duration,
+        overhead: Duration,
+        passes: u32,
+        solve_seconds: &dyn Fn(u32) -> Option<f64>,
+    ) -> Option<Duration> {
+        let start = Instant::now();
+        let mut remaining = clock;
+        let mut least = clock;
+        let mut empties = 60;
+        let mut passes_left = passes;
+        while empties > 0 {
+            least = least.min(remaining);
+            let limits = Limits {
+                clock: Some(Clock {
+                    remaining,
+                    increment: Duration::ZERO,
+                    moves_to_go: None,
+                }),
+                ..Limits::default()
+            };
+            let hard = limits.plan(start, empties, overhead, solve_seconds).hard? - start;
+            let took = (hard + margin(hard)).max(MOVE_FLOOR) + overhead;
+            remaining = remaining.checked_sub(took)?;
+            // The opponent's move, or its pass near the end.
+            if passes_left > 0 && empties <= 2 * passes + 2 {
+                passes_left -= 1;
+                empties -= 1;
+            } else {
+                empties = empties.saturating_sub(2);
+            }
+        }
+        Some(least)
+    }
+
+    #[test]
+    fn a_clock_spent_to_every_deadline_never_runs_out() {
+        let ms = Duration::from_millis;
+        for seconds in [1, 4, 10, 60, 600] {
+            for overhead in [ms(0), ms(50)] {
+                for passes in 0..=PASS_ALLOWANCE {
+                    for solve in [&model as &dyn Fn(u32) -> Option<f64>, &no_model] {
+                        let clock = Duration::from_secs(seconds);
+                        if overhead.saturating_mul(32) >= clock / 2 {
+                            continue;
+                        }
+                        let least = worst_case_game(clock, overhead, passes, solve);
+                        assert!(
+                            least.is_some(),
+                            "{seconds} s, {overhead:?} a move, {passes} passes: out of time"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]
