@@ -87,8 +87,8 @@ export PARALLEL_SSH="$work/bin/fake-ssh" FAKE_SSH_HOMES="$work/hosts"
 HOSTS=2/node1,2/node2 SHARDS=5 MODE=gather logged "$work/gather.log" \
     "$here/parallel-hosts.sh" "$work/gather" solve "$work/input.obf" --threads 1
 same "$work/gather/merged.jsonl"
-leftover=$(find "$work/hosts" -name '*.jsonl' | wc -l)
-[ "$leftover" -eq 0 ] || { echo "check: $leftover shard files left on the hosts" >&2; exit 1; }
+leftover=$(find "$work/hosts" -mindepth 2 | wc -l)
+[ "$leftover" -eq 0 ] || { echo "check: $leftover files or directories left on the hosts" >&2; exit 1; }
 step "GNU parallel over ssh, gathering the files"
 (cd "$work" && HOSTS=2/node1,2/node2 SHARDS=5 MODE=shared logged "$work/shared.log" \
     "$here/parallel-hosts.sh" shared solve input.obf --threads 1)

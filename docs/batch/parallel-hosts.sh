@@ -31,12 +31,15 @@ shards=${SHARDS:-32}
 status=0
 case "${MODE:-gather}" in
 gather)
-    # Relative names in OUTDIR: parallel puts them under a fresh directory on the host
-    # (--workdir ...) and removes them there afterwards (--cleanup).
+    # Relative names in OUTDIR: parallel puts them in a directory of the job's own in the
+    # host's home and removes them there afterwards (--cleanup). Not --workdir ...: its
+    # directories lie under ~/.parallel/tmp, which one job's cleanup removes when it is empty,
+    # while another job on the host may be creating its own there (GNU parallel 20221122).
     cp "$input" "$outdir/input"
     cd "$outdir"
     for ((i = 0; i < shards; i++)); do touch "shard-$i.jsonl"; done
-    seq 0 $((shards - 1)) | parallel --sshlogin "$HOSTS" --workdir ... --halt never --tag \
+    workdir="iago-batch-$(hostname)-$$-{#}"
+    seq 0 $((shards - 1)) | parallel --sshlogin "$HOSTS" --workdir "$workdir" --halt never --tag \
         --transferfile input --transferfile 'shard-{}.jsonl' --return 'shard-{}.jsonl' --cleanup \
         "$iago" "$command" input "$@" --shard "{}/$shards" --out 'shard-{}.jsonl' || status=$?
     ;;
