@@ -38,7 +38,7 @@ gather)
     cp "$input" "$outdir/input"
     cd "$outdir"
     for ((i = 0; i < shards; i++)); do touch "shard-$i.jsonl"; done
-    workdir="iago-batch-$(hostname)-$$-{#}"
+    workdir="iago-batch-${HOSTNAME:-here}-$$-{#}"
     seq 0 $((shards - 1)) | parallel --sshlogin "$HOSTS" --workdir "$workdir" --halt never --tag \
         --transferfile input --transferfile 'shard-{}.jsonl' --return 'shard-{}.jsonl' --cleanup \
         "$iago" "$command" input "$@" --shard "{}/$shards" --out 'shard-{}.jsonl' || status=$?
