@@ -13,8 +13,8 @@ use crate::search::endgame::Stopped;
 use crate::search::midgame::Othello;
 use crate::search::params::{
     HELPERS_MIN_DEPTH, HELPERS_MIN_THREADS, ONE_HELPER_BELOW_THREADS, PRESEARCH_END_SELECTIVITIES,
-    PRESEARCH_GAP, PRESEARCH_MIDGAME_SELECTIVITY, PRESEARCH_MIN_EMPTIES, THREADS_PER_HELPER,
-    WLD_SHARE_OF_EXACT,
+    PRESEARCH_GAP, PRESEARCH_MIDGAME_SELECTIVITY, PRESEARCH_MIN_EMPTIES, SELECTIVE_END_GAP,
+    THREADS_PER_HELPER, WLD_SHARE_OF_EXACT,
 };
 use crate::search::probcut::Selectivity;
 use crate::search::pvs::{Pvs, RootMove, SearchGame, principal_variation};
@@ -44,17 +44,25 @@ pub(crate) struct Drive<'a> {
     pub observer: &'a mut (dyn FnMut(&SearchResult) + Send),
 }
 
-/// What an iteration searches: the midgame to a depth, or the end of the game (for the sign
-/// of the score first, or for the score).
+/// What an iteration searches: the midgame to a depth, the end of the game with ProbCut at a
+/// selectivity, or the end of the game exactly (for the sign of the score first, or for the
+/// score).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Phase {
     Midgame(u32),
+    SelectiveEnd(Selectivity),
     WinLossDraw,
     Exact,
 }
 
 /// When the iterations of a search of `empties` empty squares go from the midgame to the
 /// exact solve, and when they end.
+///
+/// Without a depth limit short of the end, the midgame iterations at `selectivity` give way,
+/// once the next would come within [`SELECTIVE_END_GAP`] plies of the end, to searches to the
+/// end of the game with ProbCut: at `selectivity`, then at each higher selectivity in turn, as
+/// Edax's iterations do, and then the exact solve. Whatever the clock, the exact solve (or a
+/// win/loss/draw solve) comes as soon as the model puts it in half the time left.
 struct Schedule {
     empties: u32,
     /// Deepest midgame iteration.
@@ -63,16 +71,27 @@ struct Schedule {
     /// long clock stays shallow.
     solve_limit: u32,
     threads: usize,
+    /// ProbCut's selectivity in the midgame iterations.
+    selectivity: Selectivity,
+    /// Whether the midgame iterations give way to selective searches to the end.
+    selective_end: bool,
 }
 
 impl Schedule {
-    fn new(empties: u32, max_depth: Option<u32>, threads: usize) -> Schedule {
+    fn new<G: SearchGame>(
+        empties: u32,
+        max_depth: Option<u32>,
+        threads: usize,
+        selectivity: Selectivity,
+    ) -> Schedule {
         let max_depth = max_depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         Schedule {
             empties,
             max_depth,
             solve_limit: max_depth + max_depth / 2,
             threads,
+            selectivity,
+            selective_end: G::PRESEARCH && selectivity.is_selective() && empties <= max_depth,
         }
     }
 
@@ -93,13 +112,10 @@ impl Schedule {
 
     /// The depth, selectivity and bound of an iteration in `phase` (a midgame depth that
     /// reaches the end of the game is the exact solve).
-    fn iteration(
-        &self,
-        phase: Phase,
-        midgame_selectivity: Selectivity,
-    ) -> (u32, Selectivity, Bound) {
+    fn iteration(&self, phase: Phase) -> (u32, Selectivity, Bound) {
         match phase {
-            Phase::Midgame(d) if d < self.empties => (d, midgame_selectivity, Bound::Estimate),
+            Phase::Midgame(d) if d < self.empties => (d, self.selectivity, Bound::Estimate),
+            Phase::SelectiveEnd(s) => (self.empties, s, Bound::Estimate),
             Phase::Midgame(_) | Phase::Exact => (self.empties, Selectivity::NONE, Bound::Exact),
             Phase::WinLossDraw => (self.empties, Selectivity::NONE, Bound::WinLossDraw),
         }
@@ -135,9 +151,22 @@ impl Schedule {
             (_, Some(left), Some(exact)) if solvable && exact * WLD_SHARE_OF_EXACT < left / 2.0 => {
                 Phase::WinLossDraw
             }
-            (Phase::Midgame(d), _, _) if d >= self.max_depth || !plan.may_start(now, predicted) => {
+            // The ladder of selective searches to the end, then the exact solve where time
+            // allows (it is stopped by the deadline if the model was wrong).
+            (Phase::SelectiveEnd(_), _, _) | (Phase::Midgame(_), _, _)
+                if !plan.may_start(now, predicted) =>
+            {
                 return None;
             }
+            (Phase::SelectiveEnd(s), _, _) => {
+                s.next_selective().map_or(Phase::Exact, Phase::SelectiveEnd)
+            }
+            (Phase::Midgame(d), _, _)
+                if self.selective_end && d + 1 + SELECTIVE_END_GAP >= self.empties =>
+            {
+                Phase::SelectiveEnd(self.selectivity)
+            }
+            (Phase::Midgame(d), _, _) if d >= self.max_depth => return None,
             (Phase::Midgame(d), _, _) => Phase::Midgame(d + 1),
         })
     }
@@ -264,7 +293,12 @@ pub(crate) fn drive<G: SearchGame>(
         selectivity: midgame_selectivity,
         observer,
     } = drive;
-    let schedule = Schedule::new(game.empties(node), max_depth, rayon::current_num_threads());
+    let schedule = Schedule::new::<G>(
+        game.empties(node),
+        max_depth,
+        rayon::current_num_threads(),
+        midgame_selectivity,
+    );
     // The caller's stop flag ends the search; the deadline ends only this one (a later search
     // in the same job starts clean).
     let outer = Control::new(stop, None);
@@ -288,7 +322,7 @@ pub(crate) fn drive<G: SearchGame>(
         schedule,
     };
     loop {
-        let (depth, selectivity, bound) = iterations.schedule.iteration(phase, midgame_selectivity);
+        let (depth, selectivity, bound) = iterations.schedule.iteration(phase);
         if bound != Bound::Estimate && !presearched {
             // Before the first solve: the selective searches that order it.
             presearched = true;
@@ -687,6 +721,55 @@ mod tests {
         );
         assert!(!stop.into_inner(), "the helpers' stop is their own");
         (main, helpers, stuck.into_inner())
+    }
+
+    /// The phases of a search of `empties` empty squares without a deadline, from the midgame
+    /// iteration at `from` (after the first), at `selectivity` and to `max_depth`.
+    fn phases(empties: u32, max_depth: Option<u32>, selectivity: u8, from: u32) -> Vec<String> {
+        type Game = Othello<'static, crate::eval::HandEval>;
+        let schedule = Schedule::new::<Game>(empties, max_depth, 1, Selectivity::new(selectivity));
+        let plan = TimePlan {
+            start: Instant::now(),
+            target: None,
+            hard: None,
+            banked: false,
+        };
+        let mut phase = Phase::Midgame(from);
+        let mut out = Vec::new();
+        while let Some(next) = schedule.next::<Game>(phase, &plan, Duration::ZERO) {
+            let (depth, selectivity, bound) = schedule.iteration(next);
+            out.push(match bound {
+                Bound::Estimate => format!("{depth}@{selectivity}"),
+                Bound::Exact => format!("{depth} exact"),
+                Bound::WinLossDraw => format!("{depth} wld"),
+            });
+            if bound == Bound::Exact {
+                break;
+            }
+            phase = next;
+        }
+        out
+    }
+
+    #[test]
+    fn the_midgame_gives_way_to_selective_searches_to_the_end() {
+        // 20 empties at the play selectivity: depths 12 and 13, then every selectivity to the
+        // end of the game, then the exact solve.
+        assert_eq!(
+            phases(20, None, 58, 11),
+            [
+                "12@58", "13@58", "20@58", "20@73", "20@87", "20@95", "20@98", "20@99", "20 exact"
+            ]
+        );
+        // At the analysis selectivity the ladder starts there.
+        assert_eq!(
+            phases(20, None, 95, 13),
+            ["20@95", "20@98", "20@99", "20 exact"]
+        );
+        // Without ProbCut, or with a depth limit short of the end, the midgame iterations
+        // go on as before.
+        assert_eq!(phases(20, None, 100, 17), ["18@100", "19@100", "20 exact"]);
+        assert_eq!(phases(20, Some(16), 58, 13), ["14@58", "15@58", "16@58"]);
     }
 
     #[test]

@@ -56,6 +56,11 @@ pub const THREADS_PER_HELPER: usize = 4;
 
 // The midgame search (8×8).
 
+/// In play and timed analysis, once the next midgame iteration would come within this many
+/// plies of the end of the game, the iterations search to the end with ProbCut instead, one
+/// selectivity after another (2026-12-03-selective-endgame.md).
+pub const SELECTIVE_END_GAP: u32 = 6;
+
 /// A selective search reaching the end of the game hands over to the exact solver at this many
 /// empties: 12 and 16 took about as many nodes, this one the fewest slow midgame calls
 /// (2026-11-22-midgame-search.md).

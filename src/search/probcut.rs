@@ -67,6 +67,12 @@ impl Selectivity {
         self != Selectivity::NONE
     }
 
+    /// The next higher selectivity that still prunes, if any (`99` has none).
+    pub fn next_selective(self) -> Option<Selectivity> {
+        let next = Selectivity::from_rank(self.0 + 1);
+        (next > self && next.is_selective()).then_some(next)
+    }
+
     /// The position of the selectivity in the ascending list, from 0 (for a compact encoding).
     pub(crate) fn rank(self) -> u8 {
         self.0
@@ -216,6 +222,12 @@ mod tests {
         for selectivity in (0..=100).filter_map(Selectivity::from_percent) {
             assert_eq!(Selectivity::from_rank(selectivity.rank()), selectivity);
         }
+        let ladder: Vec<u8> =
+            std::iter::successors(Some(Selectivity::new(58)), |s| s.next_selective())
+                .map(Selectivity::percent)
+                .collect();
+        assert_eq!(ladder, [58, 73, 87, 95, 98, 99]);
+        assert_eq!(Selectivity::NONE.next_selective(), None);
     }
 
     #[test]
