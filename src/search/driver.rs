@@ -388,6 +388,10 @@ pub(crate) fn drive<G: SearchGame>(
         guess = Some(result.score);
         if bound == Bound::Estimate {
             midgame_done = depth;
+            // A selective search to the end at least as sure as the pre-searches' last leaves
+            // them nothing to add before the solve.
+            presearched |= matches!(phase, Phase::SelectiveEnd(s)
+                if PRESEARCH_END_SELECTIVITIES.iter().all(|&p| s >= p));
         }
         best = Some(result);
         if bound == Bound::Exact || ended != Ended::Completed {
