@@ -217,7 +217,8 @@ fn clock_budget(
 }
 
 /// The least time a move costs the engine itself (reading the position, a search stopped at
-/// once, writing the reply), kept for each move left beside the overhead.
+/// once, writing the reply), kept beside the overhead for each move left after the one searched
+/// (2026-12-03-byo-yomi-floor-and-trials.md).
 const MOVE_FLOOR: Duration = Duration::from_millis(5);
 
 /// Moves kept beyond half the empties to the end of a game on a clock: the opponent's passes
