@@ -162,12 +162,10 @@ fn move_time_budget(time: Duration) -> (Duration, Duration) {
 /// of the period's other moves, so that its last move may use all. Most of an increment is
 /// added to every share.
 ///
-/// Before any of this, the clock keeps `overhead` for each move it still pays for (the
-/// period's, or the engine's moves to the end of the game, this one included, and
-/// [`PASS_ALLOWANCE`] more), and [`MOVE_FLOOR`] for each of them but this one: the time a GUI
-/// charges beyond the engine's own, which the engine never sees, and the least a reply takes
-/// (this move's is covered by its margin, so that a byo-yomi of one move is all spent but the
-/// overhead and the margin). As the moves are played the reserve shrinks
+/// Before any of this, the clock keeps `overhead` and [`MOVE_FLOOR`] for each move it still
+/// pays for (the period's, or the engine's moves to the end of the game, this one included,
+/// and [`PASS_ALLOWANCE`] more): the time a GUI charges beyond the engine's own, which the
+/// engine never sees, and the least a reply takes. As the moves are played the reserve shrinks
 /// with them, so that it is not lost. A clock too short for its reserve (an overhead set too
 /// high, more passes than allowed) still gives each move a quarter of its equal share.
 /// Without the floor and the passes, the reserve ran out at the end of a game
@@ -182,10 +180,7 @@ fn clock_budget(
         Some(period) => period.clamp(1, 40),
         None => empties.div_ceil(2).max(1) + PASS_ALLOWANCE,
     };
-    // This move's own floor is its margin's: it is kept for the moves after it only.
-    let reserve = (overhead + MOVE_FLOOR)
-        .saturating_mul(moves_left)
-        .saturating_sub(MOVE_FLOOR);
+    let reserve = (overhead + MOVE_FLOOR).saturating_mul(moves_left);
     let usable = clock
         .remaining
         .saturating_sub(reserve)
@@ -330,12 +325,12 @@ mod tests {
             }),
             ..Limits::default()
         };
-        // One move in the period: all of it but the margin.
+        // One move in the period: all of it but the move's floor and the margin.
         let plan = period(1.0, 1).plan(start, 40, Duration::ZERO, &no_model);
-        assert_eq!(plan.hard.unwrap() - start, Duration::from_millis(985));
+        assert_eq!(plan.hard.unwrap() - start, Duration::from_millis(980));
         assert_eq!(plan.target, plan.hard);
-        let plan = period(0.02, 1).plan(start, 40, Duration::ZERO, &no_model);
-        assert_eq!(plan.hard.unwrap() - start, Duration::from_millis(16));
+        let plan = period(0.03, 1).plan(start, 40, Duration::ZERO, &no_model);
+        assert_eq!(plan.hard.unwrap() - start, Duration::from_millis(20));
         // Four moves in 4 s: about a second each, at most the time that leaves the other
         // three half a second each.
         let hard = period(4.0, 4)
@@ -413,21 +408,21 @@ mod tests {
             ..Limits::default()
         };
         let ms = Duration::from_millis;
-        // 41 empties: 21 moves and 2 passes keep 5 ms each but this one, 3,890 ms are usable.
-        // The solve of 26 empties keeps 1.6 s (a quarter of the model's 6.4 s), less than ten
-        // times the share of the 8 moves before it in the other 2,290 ms (27 empties would
-        // keep 3.2 s, more than ten shares of 7 moves).
+        // 41 empties: 21 moves and 2 passes keep 5 ms each, 3,885 ms are usable. The solve of
+        // 26 empties keeps 1.6 s (a quarter of the model's 6.4 s), less than ten times the
+        // share of the 8 moves before it in the other 2,285 ms (27 empties would keep 3.2 s,
+        // more than ten shares of 7 moves).
         let plan = limits.plan(start, 41, Duration::ZERO, &model);
-        assert_eq!(plan.target.unwrap() - start, ms(2290) / 8);
-        assert_eq!(plan.hard.unwrap() - start, ms(2290) * 2 / 8 - ms(15));
+        assert_eq!(plan.target.unwrap() - start, ms(2285) / 8);
+        assert_eq!(plan.hard.unwrap() - start, ms(2285) * 2 / 8 - ms(15));
         // Over 21 moves without a model.
         let without = limits.plan(start, 41, Duration::ZERO, &no_model);
-        assert_eq!(without.target.unwrap() - start, ms(3890) / 21);
-        // At the solve point and after it: half the usable clock (15 moves keep 5 ms each but
-        // this one), three quarters at most.
+        assert_eq!(without.target.unwrap() - start, ms(3885) / 21);
+        // At the solve point and after it: half the usable clock (15 moves keep 5 ms each),
+        // three quarters at most.
         let plan = limits.plan(start, 26, Duration::ZERO, &model);
-        assert_eq!(plan.target.unwrap() - start, ms(3930) / 2);
-        assert_eq!(plan.hard.unwrap() - start, ms(3930) * 3 / 4 - ms(15));
+        assert_eq!(plan.target.unwrap() - start, ms(3925) / 2);
+        assert_eq!(plan.hard.unwrap() - start, ms(3925) * 3 / 4 - ms(15));
     }
 
     #[test]
@@ -443,21 +438,17 @@ mod tests {
             ..Limits::default()
         };
         // 10 s, 40 empties: 20 moves and 2 passes keep 55 ms each (the overhead and the
-        // floor), but this move only its overhead: the other 8,795 ms are shared over the
-        // 20 moves.
+        // floor), the other 8,790 ms are shared over the 20 moves.
         let plan = clock(10, None).plan(start, 40, ms(50), &no_model);
-        assert_eq!(plan.target.unwrap() - start, ms(8795) / 20);
+        assert_eq!(plan.target.unwrap() - start, ms(8790) / 20);
         // After the solve point: half and three quarters of what the 13 moves and 2 passes
         // left leave.
         let plan = clock(10, None).plan(start, 26, ms(50), &model);
-        assert_eq!(plan.target.unwrap() - start, ms(9180) / 2);
-        assert_eq!(plan.hard.unwrap() - start, ms(9180) * 3 / 4 - ms(15));
-        // The last move of a period keeps its own overhead; the margin covers its floor.
+        assert_eq!(plan.target.unwrap() - start, ms(9175) / 2);
+        assert_eq!(plan.hard.unwrap() - start, ms(9175) * 3 / 4 - ms(15));
+        // The last move of a period keeps its own overhead and floor.
         let plan = clock(1, Some(1)).plan(start, 40, ms(50), &no_model);
-        assert_eq!(plan.hard.unwrap() - start, ms(950 - 15));
-        // A second move in the period keeps the first's floor too.
-        let plan = clock(1, Some(2)).plan(start, 40, ms(50), &no_model);
-        assert_eq!(plan.hard.unwrap() - start, ms(895) - ms(895) / 4 - ms(15));
+        assert_eq!(plan.hard.unwrap() - start, ms(945 - 15));
         // An overhead beyond the clock still leaves each move a quarter of its equal share
         // of the clock (22 moves kept): the shares of it are played as they would be.
         let plan = clock(1, None).plan(start, 40, ms(500), &no_model);
