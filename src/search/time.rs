@@ -212,7 +212,8 @@ fn clock_budget(
 }
 
 /// The least time a move costs the engine itself (reading the position, a search stopped at
-/// once, writing the reply), kept beside the overhead for each move left after the one searched
+/// once, writing the reply), kept beside the overhead for each move left, the one searched
+/// included: its margin alone is too thin for a budget of a few milliseconds
 /// (2026-12-03-byo-yomi-floor-and-trials.md).
 const MOVE_FLOOR: Duration = Duration::from_millis(5);
 
