@@ -38,6 +38,40 @@ pub fn piped(args: &[&str], input: &str) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
+/// Runs `iago ARGS` with `input` on a pipe and `RUST_LOG=iago::eval=info`, its standard error
+/// and standard output written to one file, in the order they were written (as NBoard reads
+/// them), and gives the lines.
+pub fn merged_log_and_replies(args: &[&str], input: &str, name: &str) -> Vec<String> {
+    let path = std::env::temp_dir().join(format!("iago-{name}-{}.txt", std::process::id()));
+    let file = std::fs::File::create(&path).expect("a file for the output");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_iago"))
+        .args(args)
+        .env("RUST_LOG", "iago::eval=info")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::from(file.try_clone().unwrap()))
+        .stderr(Stdio::from(file))
+        .spawn()
+        .expect("start iago");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    assert!(child.wait().unwrap().success(), "iago {args:?}");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let _ = std::fs::remove_file(&path);
+    text.lines().map(str::to_owned).collect()
+}
+
+/// The index of the first of `lines` for which `found` holds, with all of them in the message.
+pub fn line_index(lines: &[String], what: &str, found: impl Fn(&str) -> bool) -> usize {
+    lines
+        .iter()
+        .position(|l| found(l))
+        .unwrap_or_else(|| panic!("no line {what} in {lines:#?}"))
+}
+
 /// A run's standard output as text.
 pub fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()

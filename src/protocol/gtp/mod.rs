@@ -314,7 +314,9 @@ impl Session {
             Kind::BoardSize(size) => self.board_size(size, rules),
             Kind::ClearBoard => {
                 // A new game starts from an empty hash table, so that a game does not depend
-                // on the ones before it.
+                // on the ones before it. The weights still loading at a program's start are
+                // waited for here, before the client's clock runs, not in the first genmove.
+                engine.evaluator().wait_until_read();
                 engine.new_game();
                 engine.clear_hash();
                 self.history.clear();

@@ -121,7 +121,9 @@ impl Session {
             }
             Command::Move(item) => self.play(item),
             Command::Ping(n) => {
-                self.slot.stop();
+                // The GUI waits for the pong before its clock runs: the weights still loading
+                // at the program's start are waited for here, not in the first search.
+                self.slot.stop().evaluator().wait_until_read();
                 if n.is_none() {
                     log::warn!("ping without a valid number, answered by pong 0");
                 }
