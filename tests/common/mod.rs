@@ -20,20 +20,12 @@ pub fn iago(args: &[&str]) -> Output {
 /// Runs `iago ARGS` with `input` on a pipe to its end (which must succeed) and gives its
 /// standard output.
 pub fn piped(args: &[&str], input: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_iago"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_iago"));
+    command
         .args(args)
-        .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start iago");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+        .stderr(Stdio::null());
+    let out = fed(&mut command, input).wait_with_output().unwrap();
     assert!(out.status.success(), "iago {args:?}");
     String::from_utf8(out.stdout).unwrap()
 }
@@ -44,24 +36,31 @@ pub fn piped(args: &[&str], input: &str) -> String {
 pub fn merged_log_and_replies(args: &[&str], input: &str, name: &str) -> Vec<String> {
     let path = std::env::temp_dir().join(format!("iago-{name}-{}.txt", std::process::id()));
     let file = std::fs::File::create(&path).expect("a file for the output");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_iago"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_iago"));
+    command
         .args(args)
         .env("RUST_LOG", "iago::eval=info")
-        .stdin(Stdio::piped())
         .stdout(Stdio::from(file.try_clone().unwrap()))
-        .stderr(Stdio::from(file))
-        .spawn()
-        .expect("start iago");
+        .stderr(Stdio::from(file));
+    assert!(
+        fed(&mut command, input).wait().unwrap().success(),
+        "iago {args:?}"
+    );
+    let text = std::fs::read_to_string(&path).unwrap();
+    let _ = std::fs::remove_file(&path);
+    text.lines().map(str::to_owned).collect()
+}
+
+/// `command` started with `input` written to its standard input, which is then closed.
+fn fed(command: &mut Command, input: &str) -> Child {
+    let mut child = command.stdin(Stdio::piped()).spawn().expect("start iago");
     child
         .stdin
         .take()
         .unwrap()
         .write_all(input.as_bytes())
         .unwrap();
-    assert!(child.wait().unwrap().success(), "iago {args:?}");
-    let text = std::fs::read_to_string(&path).unwrap();
-    let _ = std::fs::remove_file(&path);
-    text.lines().map(str::to_owned).collect()
+    child
 }
 
 /// The index of the first of `lines` for which `found` holds, with all of them in the message.
