@@ -5,7 +5,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{Engine, game_reaching_a_pass, line_index, merged_log_and_replies};
+use common::{Engine, game_reaching_a_pass, weights_read_before};
 use iago::board::rules::Goal;
 use iago::board::{Bitboard, Color, Game, Move, Position, Rules};
 
@@ -618,14 +618,7 @@ fn game_reaching_a_pass_on(game: Game) -> Option<Game> {
 /// program's start in its first clocked move: `clear_board` answers only once they are read.
 #[test]
 fn clear_board_answers_once_the_weights_are_read() {
-    let lines = merged_log_and_replies(
-        &["gtp", "--threads", "1", "--hash", "1", "--no-book"],
-        "clear_board\nquit\n",
-        "gtp-weights",
-    );
-    let loaded = line_index(&lines, "saying the weights loaded", |l| {
-        l.contains("evaluation weights loaded")
+    weights_read_before("gtp", "clear_board\nquit\n", "answering clear_board", |l| {
+        l.starts_with('=')
     });
-    let reply = line_index(&lines, "answering clear_board", |l| l.starts_with('='));
-    assert!(loaded < reply, "{lines:#?}");
 }

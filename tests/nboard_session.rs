@@ -6,7 +6,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{Engine, game_reaching_a_pass, line_index, merged_log_and_replies};
+use common::{Engine, game_reaching_a_pass, weights_read_before};
 use iago::board::rules::Goal;
 use iago::board::{Color, Game, Move, Rules};
 
@@ -807,14 +807,7 @@ fn set_game_reads_6x6_boards_and_refuses_unsupported_types() {
 /// still loading at the program's start are read, so the first search does not wait for them.
 #[test]
 fn the_first_pong_comes_once_the_weights_are_read() {
-    let lines = merged_log_and_replies(
-        &["nboard", "--threads", "1", "--hash", "1", "--no-book"],
-        "nboard 2\nping 1\nquit\n",
-        "nboard-weights",
-    );
-    let loaded = line_index(&lines, "saying the weights loaded", |l| {
-        l.contains("evaluation weights loaded")
+    weights_read_before("nboard", "nboard 2\nping 1\nquit\n", "pong 1", |l| {
+        l == "pong 1"
     });
-    let pong = line_index(&lines, "pong 1", |l| l == "pong 1");
-    assert!(loaded < pong, "{lines:#?}");
 }

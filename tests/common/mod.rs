@@ -33,7 +33,7 @@ pub fn piped(args: &[&str], input: &str) -> String {
 /// Runs `iago ARGS` with `input` on a pipe and `RUST_LOG=iago::eval=info`, its standard error
 /// and standard output written to one file, in the order they were written (as NBoard reads
 /// them), and gives the lines.
-pub fn merged_log_and_replies(args: &[&str], input: &str, name: &str) -> Vec<String> {
+fn merged_log_and_replies(args: &[&str], input: &str, name: &str) -> Vec<String> {
     let path = std::env::temp_dir().join(format!("iago-{name}-{}.txt", std::process::id()));
     let file = std::fs::File::create(&path).expect("a file for the output");
     let mut command = Command::new(env!("CARGO_BIN_EXE_iago"));
@@ -63,8 +63,29 @@ fn fed(command: &mut Command, input: &str) -> Child {
     child
 }
 
+/// Runs `iago PROTOCOL` (one thread, a 1 MiB table, so that it starts at once) with `input`
+/// and checks that the log says the embedded weights are read before the reply that
+/// `is_reply` finds (named `reply` in a failure).
+pub fn weights_read_before(
+    protocol: &str,
+    input: &str,
+    reply: &str,
+    is_reply: impl Fn(&str) -> bool,
+) {
+    let lines = merged_log_and_replies(
+        &[protocol, "--threads", "1", "--hash", "1", "--no-book"],
+        input,
+        &format!("{protocol}-weights"),
+    );
+    let loaded = line_index(&lines, "saying the weights loaded", |l| {
+        l.contains("evaluation weights loaded")
+    });
+    let replied = line_index(&lines, reply, is_reply);
+    assert!(loaded < replied, "{lines:#?}");
+}
+
 /// The index of the first of `lines` for which `found` holds, with all of them in the message.
-pub fn line_index(lines: &[String], what: &str, found: impl Fn(&str) -> bool) -> usize {
+fn line_index(lines: &[String], what: &str, found: impl Fn(&str) -> bool) -> usize {
     lines
         .iter()
         .position(|l| found(l))
