@@ -544,6 +544,56 @@ fn train_on_a_tiny_sample_and_play_with_the_weights() {
     assert!(labels[6..].iter().all(|&l| l == "bootstrap"), "{text}");
     let first_weights = std::fs::read(&weights).unwrap();
     assert!(text.contains("exact scores at 24 empties"), "{text}");
+    // A refit of those weights beyond 24 empties: the stages from 25 empties only, labelled by
+    // a selective bootstrapping search, and nothing solved.
+    let refitted = dir.join("refit.eval");
+    let out = iago(&[
+        "train",
+        "--wthor",
+        &format!("{data}/wthor"),
+        "--refit",
+        weights.to_str().unwrap(),
+        "--out",
+        refitted.to_str().unwrap(),
+        "--max-per-stage",
+        "400",
+        "--bootstrap-depth",
+        "2",
+        "--bootstrap-selectivity",
+        "73",
+        "--epochs",
+        "1",
+        "--threads",
+        "2",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("solving"), "{}", stderr(&out));
+    let refit_text = stdout(&out);
+    let refit_rows: Vec<&str> = refit_text
+        .lines()
+        .filter(|l| {
+            l.split_whitespace()
+                .next()
+                .is_some_and(|w| w.parse::<u32>().is_ok())
+        })
+        .collect();
+    assert_eq!(refit_rows.len(), 9, "{refit_text}");
+    assert!(
+        refit_rows
+            .iter()
+            .all(|r| r.split_whitespace().nth(2) == Some("bootstrap")),
+        "{refit_text}"
+    );
+    let out = iago(&[
+        "train",
+        "--wthor",
+        data,
+        "--out",
+        "x.eval",
+        "--refit-beyond",
+        "30",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
     // A rerun takes its exact scores from the file, solves nothing, and fits every stage
     // exactly as before: the searches that label the others do not depend on which thread
     // searched what before.

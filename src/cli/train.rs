@@ -6,10 +6,12 @@ use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
-use super::args::{CliError, ThreadsArg};
+use super::args::{CliError, ThreadsArg, selectivity_arg};
 use super::output::check_output_dir;
 use crate::batch::Shard;
+use crate::eval::PatternEval;
 use crate::records::read_archives;
+use crate::search::Selectivity;
 use crate::train::chunk::Record;
 use crate::train::evaluation::{
     self, ExactReport, LabelledGame, SolvedCache, StageReport, TrainOptions,
@@ -80,6 +82,19 @@ pub struct TrainArgs {
     /// Plies of the search that scores those positions.
     #[arg(long, default_value_t = 6, value_name = "D")]
     pub searched_depth: u32,
+    /// Plies of the bootstrapping search that labels the positions beyond 24 empties.
+    #[arg(long, default_value_t = 4, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=20))]
+    pub bootstrap_depth: u32,
+    /// The Multi-ProbCut selectivity of that search, in percent (100: full width).
+    #[arg(long, default_value = "100", value_name = "PERCENT", value_parser = selectivity_arg)]
+    pub bootstrap_selectivity: Selectivity,
+    /// Refit a weight file's stages beyond --refit-beyond empties and keep its other stages
+    /// (beyond 24 empties nothing is solved and no --solved file is needed).
+    #[arg(long, value_name = "FILE", conflicts_with = "label_only")]
+    pub refit: Option<String>,
+    /// With --refit: the stages whose positions all have more empties than this are refitted.
+    #[arg(long, default_value_t = 24, value_name = "E", requires = "refit", value_parser = clap::value_parser!(u32).range(0..60))]
+    pub refit_beyond: u32,
     /// Passes over each stage's samples.
     #[arg(long, default_value_t = 12, value_name = "N")]
     pub epochs: usize,
@@ -139,6 +154,8 @@ impl TrainArgs {
             off_path_search: self.off_path_search,
             max_searched: self.max_searched,
             searched_depth: self.searched_depth,
+            bootstrap_depth: self.bootstrap_depth,
+            bootstrap_selectivity: self.bootstrap_selectivity,
             epochs: self.epochs,
             learning_rate: self.learning_rate,
             context_decay: self.context_decay,
@@ -223,15 +240,28 @@ pub fn run(args: &TrainArgs) -> Result<(), CliError> {
         .out
         .as_deref()
         .ok_or("--out FILE is needed to write the weights")?;
+    let start_weights = match &args.refit {
+        Some(path) => Some(
+            PatternEval::load(Path::new(path)).map_err(|e| format!("cannot read {path}: {e}"))?,
+        ),
+        None => None,
+    };
     let (eval, stages, exact) = pool.install(|| {
-        evaluation::train(
-            &training.games,
-            &training.data,
-            &options,
-            &mut cache,
-            &mut |line| eprintln!("[train] {line}"),
-            &mut |cache| saver.save(cache),
-        )
+        let progress = &mut |line: &str| eprintln!("[train] {line}");
+        let save = &mut |cache: &SolvedCache| saver.save(cache);
+        let (games, data) = (&training.games, &training.data);
+        match &start_weights {
+            Some(start) => evaluation::refit(
+                games,
+                data,
+                &options,
+                (start, args.refit_beyond),
+                &mut cache,
+                progress,
+                save,
+            ),
+            None => evaluation::train(games, data, &options, &mut cache, progress, save),
+        }
     });
     std::fs::write(out_path, eval.to_bytes())
         .map_err(|e| format!("cannot write {out_path}: {e}"))?;

@@ -147,6 +147,28 @@ pub(super) fn export(weights: &mut [i16], st: usize, w: &[f32]) {
     }
 }
 
+/// The float weights of stage `st` of `weights` as [`fit`] takes them, the inverse of [`export`]:
+/// the mean of the stage's tables as the shared table, each table's difference from it after.
+pub(super) fn unfitted(weights: &[i16], st: usize) -> Vec<f32> {
+    let mut w = vec![0f32; fit_size(st)];
+    let tables = TABLES_OF[st];
+    for context in 0..tables {
+        let table = &weights[(FIRST_TABLE[st] + context) * STAGE_SIZE..][..STAGE_SIZE];
+        for (shared, &v) in w[..STAGE_SIZE].iter_mut().zip(table) {
+            *shared += v as f32 / SCALE as f32 / tables as f32;
+        }
+    }
+    let (shared, deltas) = w.split_at_mut(STAGE_SIZE);
+    for context in 0..tables {
+        let table = &weights[(FIRST_TABLE[st] + context) * STAGE_SIZE..][..STAGE_SIZE];
+        let delta = &mut deltas[context * STAGE_SIZE..][..STAGE_SIZE];
+        for ((d, &v), s) in delta.iter_mut().zip(table).zip(shared.iter()) {
+            *d = v as f32 / SCALE as f32 - s;
+        }
+    }
+    w
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -205,5 +227,24 @@ mod tests {
             w[STAGE_SIZE + s.indices[0] as usize] == 0.0,
             "context 0 saw no sample"
         );
+    }
+
+    /// Refitting starts from a stage's tables read back as float weights: exported again, they
+    /// are the same tables, for a stage of two tables and for one of a pair per number of empties.
+    #[test]
+    fn unfitted_weights_export_to_the_same_tables() {
+        let eval = PatternEval::embedded().unwrap();
+        for st in [4, 7] {
+            let w = unfitted(eval.weights(), st);
+            assert_eq!(w.len(), fit_size(st));
+            let mut weights = vec![0i16; TABLES * STAGE_SIZE];
+            export(&mut weights, st, &w);
+            let tables =
+                FIRST_TABLE[st] * STAGE_SIZE..(FIRST_TABLE[st] + TABLES_OF[st]) * STAGE_SIZE;
+            assert!(
+                weights[tables.clone()] == eval.weights()[tables],
+                "stage {st}"
+            );
+        }
     }
 }

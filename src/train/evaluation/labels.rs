@@ -9,8 +9,8 @@ use super::solved_cache::SolvedCache;
 use super::solving::{solve, solve_all};
 use crate::board::{Board, Color, Position};
 use crate::eval::PatternEval;
-use crate::search::Scorer;
 use crate::search::tt::TranspositionTable;
+use crate::search::{Scorer, Selectivity};
 
 /// How a sample was labelled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -267,12 +267,12 @@ pub(super) fn label(
                     // behind (results of other depths) would make the score depend on which
                     // positions a thread happened to search before, and a rerun differ.
                     small.clear();
-                    let search = Scorer::new(small, eval);
-                    let depth = if empties <= GAME_VALUE_MAX_EMPTIES {
-                        options.searched_depth
+                    let (depth, selectivity) = if empties <= GAME_VALUE_MAX_EMPTIES {
+                        (options.searched_depth, Selectivity::NONE)
                     } else {
-                        options.bootstrap_depth
+                        (options.bootstrap_depth, options.bootstrap_selectivity)
                     };
+                    let search = Scorer::new(small, eval).with_selectivity(selectivity);
                     let score = search.score(&e.board, depth);
                     (e.board, score as f32, LabelKind::Bootstrap, false)
                 }

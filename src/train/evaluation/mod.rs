@@ -16,8 +16,9 @@
 //!      other positions (up to `max_searched` a stage) get the score of a full-width search of
 //!      `searched_depth` plies whose leaves fall in the stages already fitted (more samples
 //!      for stages short of exact ones: they lowered the static error at 24 empties);
-//!    - earlier: a full-width search of `bootstrap_depth` plies whose leaves fall in the stages
-//!      already fitted;
+//!    - earlier: a search of `bootstrap_depth` plies (full width unless `bootstrap_selectivity`
+//!      says otherwise) whose leaves fall in the stages already fitted; [`refit`] fits only these
+//!      stages again, from a weight file, and solves nothing;
 //!    - off the games' paths (`off_path`, `off_path_search`): children of game positions by a
 //!      random move, solved in the solver's range and searched beyond it (a search evaluates
 //!      mostly positions that no game reached); exact scores are kept between runs in a
@@ -59,8 +60,9 @@ use crate::search::Scorer;
 use crate::search::tt::TranspositionTable;
 use crate::train::chunk::Record;
 
-use fit::{Sample, export, fit, fit_size, mae, sample};
+use fit::{Sample, export, fit, fit_size, mae, sample, unfitted};
 use labels::{game_labels, label};
+use options::GAME_VALUE_MAX_EMPTIES;
 use positions::{Positions, sample_positions, training_entries, validation_entries};
 
 /// One stage's line of the report.
@@ -110,8 +112,50 @@ pub fn train(
     progress: &mut dyn FnMut(&str),
     solved: &mut dyn FnMut(&SolvedCache),
 ) -> (PatternEval, Vec<StageReport>, ExactReport) {
+    fit_stages(games, data, options, None, cache, progress, solved)
+}
+
+/// Refits the stages of `start` whose positions all have more than `beyond` empties and keeps
+/// its other stages: the stages of the midgame, labelled by the bootstrapping search over the
+/// stages already fitted, without the solving that the stages near the end need when `beyond`
+/// is at least 24. The first refitted stage starts from `start`'s own tables of that stage.
+pub fn refit(
+    games: &[LabelledGame],
+    data: &[Record],
+    options: &TrainOptions,
+    start: (&PatternEval, u32),
+    cache: &mut SolvedCache,
+    progress: &mut dyn FnMut(&str),
+    solved: &mut dyn FnMut(&SolvedCache),
+) -> (PatternEval, Vec<StageReport>, ExactReport) {
+    fit_stages(games, data, options, Some(start), cache, progress, solved)
+}
+
+/// [`train`] (`start_from` none) or [`refit`].
+fn fit_stages(
+    games: &[LabelledGame],
+    data: &[Record],
+    options: &TrainOptions,
+    start_from: Option<(&PatternEval, u32)>,
+    cache: &mut SolvedCache,
+    progress: &mut dyn FnMut(&str),
+    solved: &mut dyn FnMut(&SolvedCache),
+) -> (PatternEval, Vec<StageReport>, ExactReport) {
     let start = Instant::now();
-    let labels = game_labels(games, options, cache, progress, solved);
+    let first_stage = start_from.map_or(0, |(_, beyond)| {
+        (0..STAGES)
+            .find(|&st| stage_empties(st).0 > beyond)
+            .unwrap_or(STAGES)
+    });
+    let labels = if first_stage == STAGES || stage_empties(first_stage).0 > GAME_VALUE_MAX_EMPTIES {
+        // Only the bootstrapping search labels these stages: no game values, nothing solved.
+        games
+            .iter()
+            .map(|g| vec![None; g.game.moves().len() + 1])
+            .collect()
+    } else {
+        game_labels(games, options, cache, progress, solved)
+    };
     let (training, validation, added) = sample_positions(games, &labels, data, options);
     progress(&format!(
         "{} games: {} training positions, {} validation positions (before removing overlaps)",
@@ -129,17 +173,22 @@ pub fn train(
             training.map.len()
         ));
     }
-    let mut weights = vec![0i16; TABLES * STAGE_SIZE];
+    let mut weights = match start_from {
+        Some((eval, _)) => eval.weights().to_vec(),
+        None => vec![0i16; TABLES * STAGE_SIZE],
+    };
     let mut w = vec![0f32; STAGE_SIZE];
     let mut reports = Vec::new();
-    for st in 0..STAGES {
+    for st in first_stage..STAGES {
         let stage_start = Instant::now();
         let eval = PatternEval::from_weights(weights.clone());
         let entries = training_entries(&training, st, options);
         let known = cache.len();
         let labelled = label(&entries, options, &eval, cache);
         let samples: Vec<Sample> = labelled.par_iter().map(|(b, l, _)| sample(b, *l)).collect();
-        if w.len() != fit_size(st) {
+        if st == first_stage && start_from.is_some() {
+            w = unfitted(&weights, st);
+        } else if w.len() != fit_size(st) {
             // Warm start from the shared table of the stage before only.
             w.truncate(STAGE_SIZE);
             w.resize(fit_size(st), 0.0);
@@ -286,5 +335,54 @@ mod tests {
             .into_iter()
             .find(|g| g.game.is_over() && g.exact_at == Some(24))
             .expect("a finished WTHOR game")
+    }
+
+    /// A refit beyond 24 empties keeps every table of the stages up to 24 empties as they
+    /// were, fits the others, and solves nothing.
+    #[test]
+    fn a_refit_beyond_24_empties_keeps_the_stages_near_the_end() {
+        let bytes = include_bytes!("../../../tests/data/wthor/WTH_2022.wtb");
+        let mut games = wthor_games(&crate::records::wthor::parse(bytes).unwrap(), &[]);
+        games.truncate(60);
+        let start = PatternEval::from_weights(
+            (0..TABLES * STAGE_SIZE)
+                .map(|i| ((i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) as i16 - 32)
+                .collect(),
+        );
+        let options = TrainOptions {
+            bootstrap_depth: 2,
+            bootstrap_selectivity: crate::search::Selectivity::from_percent(73).unwrap(),
+            epochs: 1,
+            depth8_positions: 2,
+            ..TrainOptions::default()
+        };
+        let mut cache = SolvedCache::default();
+        let (eval, reports, _) = refit(
+            &games,
+            &[],
+            &options,
+            (&start, 24),
+            &mut cache,
+            &mut |_| {},
+            &mut |_| panic!("nothing is solved"),
+        );
+        assert_eq!(cache.len(), 0);
+        let stages: Vec<usize> = reports.iter().map(|r| r.stage).collect();
+        assert_eq!(stages, (6..STAGES).collect::<Vec<_>>());
+        assert!(reports.iter().all(|r| {
+            r.kinds
+                .iter()
+                .all(|&(kind, _)| kind == LabelKind::Bootstrap)
+        }));
+        let kept = crate::eval::pattern::FIRST_TABLE[6] * STAGE_SIZE;
+        assert!(eval.weights()[..kept] == start.weights()[..kept]);
+        for st in 6..10 {
+            let tables = crate::eval::pattern::FIRST_TABLE[st] * STAGE_SIZE
+                ..crate::eval::pattern::FIRST_TABLE[st + 1] * STAGE_SIZE;
+            assert!(
+                eval.weights()[tables.clone()] != start.weights()[tables],
+                "stage {st} was not fitted"
+            );
+        }
     }
 }

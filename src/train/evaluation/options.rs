@@ -4,6 +4,7 @@
 use crate::board::Game;
 use crate::records::logbook::LogbookGame;
 use crate::records::wthor::WthorGame;
+use crate::search::Selectivity;
 
 /// Positions up to this many empties are labelled by game values or the solver, the others by
 /// the bootstrapping search.
@@ -34,6 +35,8 @@ pub struct TrainOptions {
     pub off_path_search: f64,
     /// Plies of the bootstrapping search.
     pub bootstrap_depth: u32,
+    /// The selectivity of the bootstrapping search (its Multi-ProbCut; none by default).
+    pub bootstrap_selectivity: Selectivity,
     /// Training positions per stage, between the solver's range and 24 empties, that have no
     /// trusted game value and are labelled by a search of `searched_depth` plies instead.
     pub max_searched: usize,
@@ -67,6 +70,7 @@ impl Default for TrainOptions {
             off_path: 0.2,
             off_path_search: 0.3,
             bootstrap_depth: 4,
+            bootstrap_selectivity: Selectivity::NONE,
             max_searched: 1_000_000,
             searched_depth: 6,
             epochs: 12,
