@@ -469,6 +469,18 @@ fn long_runs_refuse_an_output_they_cannot_write_before_any_work() {
     }
 }
 
+/// The rows of `iago train`'s report that give a stage (they start with its number).
+fn report_stage_rows(report: &str) -> Vec<&str> {
+    report
+        .lines()
+        .filter(|l| {
+            l.split_whitespace()
+                .next()
+                .is_some_and(|w| w.parse::<u32>().is_ok())
+        })
+        .collect()
+}
+
 /// The training pipeline end to end on a tiny sample (300 + 120 WTHOR games, 200 Logistello
 /// games): a weight file that loads, a report line per stage, and `--eval` using the file.
 #[test]
@@ -516,14 +528,7 @@ fn train_on_a_tiny_sample_and_play_with_the_weights() {
         "{}",
         stderr(&out)
     );
-    let stage_rows: Vec<&str> = text
-        .lines()
-        .filter(|l| {
-            l.split_whitespace()
-                .next()
-                .is_some_and(|w| w.parse::<u32>().is_ok())
-        })
-        .collect();
+    let stage_rows = report_stage_rows(&text);
     assert_eq!(stage_rows.len(), 15, "{text}");
     // Up to --solve-max-empties the solver (stages 1-4, 5-8, 9-12), then game values up to 24
     // empties (and a search for the positions without one), beyond them the bootstrapping
@@ -569,14 +574,7 @@ fn train_on_a_tiny_sample_and_play_with_the_weights() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(!stderr(&out).contains("solving"), "{}", stderr(&out));
     let refit_text = stdout(&out);
-    let refit_rows: Vec<&str> = refit_text
-        .lines()
-        .filter(|l| {
-            l.split_whitespace()
-                .next()
-                .is_some_and(|w| w.parse::<u32>().is_ok())
-        })
-        .collect();
+    let refit_rows = report_stage_rows(&refit_text);
     assert_eq!(refit_rows.len(), 9, "{refit_text}");
     assert!(
         refit_rows
