@@ -227,6 +227,13 @@ pub fn run(args: &TrainArgs) -> Result<(), CliError> {
         path: solved_path,
         error: None,
     };
+    // The weights to refit, read before the archives: a bad file fails at once.
+    let start_weights = match &args.refit {
+        Some(path) => Some(
+            PatternEval::load(Path::new(path)).map_err(|e| format!("cannot read {path}: {e}"))?,
+        ),
+        None => None,
+    };
     let training = read_training(args, &options)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.threads.max(1))
@@ -240,12 +247,6 @@ pub fn run(args: &TrainArgs) -> Result<(), CliError> {
         .out
         .as_deref()
         .ok_or("--out FILE is needed to write the weights")?;
-    let start_weights = match &args.refit {
-        Some(path) => Some(
-            PatternEval::load(Path::new(path)).map_err(|e| format!("cannot read {path}: {e}"))?,
-        ),
-        None => None,
-    };
     let (eval, stages, exact) = pool.install(|| {
         let progress = &mut |line: &str| eprintln!("[train] {line}");
         let save = &mut |cache: &SolvedCache| saver.save(cache);
