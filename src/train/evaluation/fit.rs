@@ -152,15 +152,15 @@ pub(super) fn export(weights: &mut [i16], st: usize, w: &[f32]) {
 pub(super) fn unfitted(weights: &[i16], st: usize) -> Vec<f32> {
     let mut w = vec![0f32; fit_size(st)];
     let tables = TABLES_OF[st];
+    let table = |context: usize| &weights[(FIRST_TABLE[st] + context) * STAGE_SIZE..][..STAGE_SIZE];
     for context in 0..tables {
-        let table = &weights[(FIRST_TABLE[st] + context) * STAGE_SIZE..][..STAGE_SIZE];
-        for (shared, &v) in w[..STAGE_SIZE].iter_mut().zip(table) {
+        for (shared, &v) in w[..STAGE_SIZE].iter_mut().zip(table(context)) {
             *shared += v as f32 / SCALE as f32 / tables as f32;
         }
     }
     let (shared, deltas) = w.split_at_mut(STAGE_SIZE);
     for context in 0..tables {
-        let table = &weights[(FIRST_TABLE[st] + context) * STAGE_SIZE..][..STAGE_SIZE];
+        let table = table(context);
         let delta = &mut deltas[context * STAGE_SIZE..][..STAGE_SIZE];
         for ((d, &v), s) in delta.iter_mut().zip(table).zip(shared.iter()) {
             *d = v as f32 / SCALE as f32 - s;

@@ -374,11 +374,11 @@ mod tests {
                 .iter()
                 .all(|&(kind, _)| kind == LabelKind::Bootstrap)
         }));
-        let kept = crate::eval::pattern::FIRST_TABLE[6] * STAGE_SIZE;
+        use crate::eval::pattern::FIRST_TABLE;
+        let kept = FIRST_TABLE[6] * STAGE_SIZE;
         assert!(eval.weights()[..kept] == start.weights()[..kept]);
         for st in 6..10 {
-            let tables = crate::eval::pattern::FIRST_TABLE[st] * STAGE_SIZE
-                ..crate::eval::pattern::FIRST_TABLE[st + 1] * STAGE_SIZE;
+            let tables = FIRST_TABLE[st] * STAGE_SIZE..FIRST_TABLE[st + 1] * STAGE_SIZE;
             assert!(
                 eval.weights()[tables.clone()] != start.weights()[tables],
                 "stage {st} was not fitted"
