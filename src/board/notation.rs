@@ -46,7 +46,10 @@ pub enum ParsePositionError {
         found: char,
     },
     /// More text after the side to move.
-    #[error("column {column}: unexpected '{found}' after the side to move")]
+    #[error(
+        "column {column}: unexpected '{}' after the side to move",
+        excerpt(found)
+    )]
     Trailing {
         /// 1-based column.
         column: usize,
@@ -70,6 +73,12 @@ fn side_color(c: char) -> Option<Color> {
         'O' | 'o' | 'w' | 'W' | '0' => Some(Color::White),
         _ => None,
     }
+}
+
+/// Whether `c` may stand in a board string (a square or a side to move: `X x b B * O o w W 0
+/// - . _`).
+pub(crate) fn is_board_char(c: char) -> bool {
+    square_color(c).is_some()
 }
 
 /// Reads the 64 squares and the side to move at the start of `text`. Returns the position and
@@ -241,7 +250,7 @@ pub enum ParseObfError {
     #[error(transparent)]
     Position(#[from] ParsePositionError),
     /// An annotation after the board is wrong.
-    #[error("column {column}: bad annotation '{text}': {reason}")]
+    #[error("column {column}: bad annotation '{}': {reason}", excerpt(text))]
     Annotation {
         /// 1-based column where the annotation starts.
         column: usize,
@@ -373,7 +382,10 @@ pub fn parse_transcript_moves(text: &str) -> Result<Vec<(Move, usize)>, Transcri
                 let number: String = chars[start..i].iter().collect();
                 return Err(syntax(
                     column,
-                    format!("'{number}' is not a move (a move number ends with '.')"),
+                    format!(
+                        "'{}' is not a move (a move number ends with '.')",
+                        excerpt(&number)
+                    ),
                 ));
             }
         } else if c == '-' {

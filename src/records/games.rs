@@ -305,14 +305,7 @@ fn ggf_game(text: &str, source: &str, line: usize) -> Result<PlayedGame, GameErr
     GgfGame::parse(text)
         .and_then(|ggf| {
             let game = ggf.game()?;
-            let name = |tag, default: &str| {
-                ggf.tag(tag)
-                    .map(str::trim)
-                    .filter(|n| !n.is_empty())
-                    .unwrap_or(default)
-                    .to_string()
-            };
-            let players = [name("PB", "Black"), name("PW", "White")];
+            let players = ggf_players(&ggf);
             Ok(PlayedGame {
                 game,
                 players,
@@ -327,8 +320,21 @@ fn ggf_game(text: &str, source: &str, line: usize) -> Result<PlayedGame, GameErr
         })
 }
 
+/// The names of a GGF game's players (`PB`, `PW`), "Black" and "White" where a tag is missing
+/// or blank.
+pub(super) fn ggf_players(ggf: &GgfGame) -> [String; 2] {
+    let name = |tag, default: &str| {
+        ggf.tag(tag)
+            .map(str::trim)
+            .filter(|n| !n.is_empty())
+            .unwrap_or(default)
+            .to_string()
+    };
+    [name("PB", "Black"), name("PW", "White")]
+}
+
 /// A piece of the input: a GGF game, or a line outside any.
-enum Segment {
+pub(super) enum Segment {
     Ggf { start: usize, end: usize },
     Line { start: usize, end: usize },
 }
@@ -336,7 +342,7 @@ enum Segment {
 /// The first segment of `bytes` from `from` on: a GGF game (from `(;` to the `;)` or `)` that
 /// closes it, bracketed values and their escapes skipped) or a line outside any, and where the
 /// next segment starts; `None` at the end.
-fn next_segment(bytes: &[u8], from: usize) -> Option<(Segment, usize)> {
+pub(super) fn next_segment(bytes: &[u8], from: usize) -> Option<(Segment, usize)> {
     let mut i = from;
     while i < bytes.len() {
         if bytes[i] == b'(' && bytes.get(i + 1) == Some(&b';') {

@@ -536,7 +536,10 @@ fn parse_board(value: &str) -> Result<(Position, u8), GgfError> {
         "6" => 6,
         "8" => 8,
         _ => {
-            return Err(GgfError::Unsupported(format!("BO[{size} …]: {PLAYABLE}")));
+            return Err(GgfError::Unsupported(format!(
+                "BO[{} …]: {PLAYABLE}",
+                abbreviate(size)
+            )));
         }
     };
     let count = usize::from(size) * usize::from(size);
