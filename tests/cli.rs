@@ -143,6 +143,26 @@ fn show_reports_an_illegal_move_by_index() {
 }
 
 #[test]
+fn show_a_ggf_game() {
+    let ggf = "(;GM[Othello]PC[x]PB[a]PW[b]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[f5]W[d6];)";
+    let out = iago(&["show", ggf]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.lines()
+            .any(|l| l
+                == "Board: ---------------------------OX------OXX-----O-------------------- X"),
+        "{text}"
+    );
+    assert!(text.contains("Players: a (Black), b (White)"), "{text}");
+    assert!(text.contains("Moves: 2 (f5d6)"), "{text}");
+    // The game's TY says its rules; flags that name others are refused.
+    let out = iago(&["show", "--rules", "anti", ggf]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("TY"), "{}", stderr(&out));
+}
+
+#[test]
 fn every_subcommand_has_help() {
     for sub in ["perft", "show", "solve", "analyze", "bench", "probcut-fit"] {
         let out = iago(&[sub, "--help"]);

@@ -336,6 +336,24 @@ fn ctrl_c_stops_a_deep_search_and_returns_to_the_prompt() {
     p.exp_eof().expect("a second Ctrl-C ends the console");
 }
 
+/// `board` takes what a paste box takes: a transcript as well as a board string.
+#[test]
+fn board_takes_a_transcript() {
+    let mut p = console(&["--depth", "1", "--mode", "neither"]);
+    until_prompt(&mut p);
+    send(&mut p, "board f5d6c3");
+    let screen = until_prompt(&mut p);
+    let game =
+        Game::from_transcript(Rules::OTHELLO, Rules::OTHELLO.start_position(), "f5d6c3").unwrap();
+    assert_eq!(last_board(&screen), Some(squares(&game)), "{screen:#?}");
+    assert!(
+        !screen.iter().any(|l| l.starts_with("error")),
+        "{screen:#?}"
+    );
+    p.send_control('d').unwrap();
+    p.exp_eof().expect("Ctrl-D ends the console");
+}
+
 #[test]
 fn illegal_moves_and_garbage_are_one_line_each_and_change_nothing() {
     let mut p = console(&["--depth", "1", "--no-book"]);

@@ -4,10 +4,10 @@
 use thiserror::Error;
 
 use super::args::{CliError, RulesArgError, RulesArgs};
-use crate::board::notation::looks_like_board;
 use crate::board::rules::PositionError;
 use crate::board::{Game, Rules, State};
 use crate::records::problems::{Problem, ProblemError};
+use crate::records::{PasteError, PasteKind, Pasted, read_paste};
 
 /// FFO #40–#49, compiled in: what `iago solve` and `iago analyze` read without a file.
 pub const BUILTIN_SUITE: &str = include_str!("ffo40-49.obf");
@@ -47,17 +47,43 @@ pub(crate) fn read_board(args: &RulesArgs, input: &str) -> Result<(Rules, Game),
     Ok((game.rules(), game))
 }
 
-/// A position read from the command line: a board string of 16, 36 or 64 squares and the side
-/// to move, or a transcript played from the start of the rules.
-pub(crate) fn read_position(args: &RulesArgs, input: &str) -> Result<(Rules, Game), CliError> {
-    if looks_like_board(input) {
-        read_board(args, input)
-    } else {
-        let rules = args.rules()?;
-        let mut game = Game::new(rules);
-        game.play_transcript(input)?;
-        Ok((rules, game))
+/// A position read from the command line as a paste box reads it ([`read_paste`]): a board
+/// string of 16, 36 or 64 squares and the side to move (`--size` must agree), a transcript
+/// played from the start of the flags' rules (the start itself for a blank one), or a GGF game
+/// under the rules of its `TY` (flags that name others are an error). A bad board string or
+/// transcript is reported as the notation words it (`move 3 (a1) by Black is illegal: …`).
+pub(crate) fn read_position(args: &RulesArgs, input: &str) -> Result<Pasted, CliError> {
+    let rules = args.rules()?;
+    if input.trim().is_empty() {
+        return Ok(Pasted {
+            game: Game::new(rules),
+            players: ["Black".into(), "White".into()],
+            tags: Vec::new(),
+            kind: PasteKind::Transcript,
+        });
     }
+    let pasted = read_paste(input, rules).map_err(|e| -> CliError {
+        match e {
+            PasteError::Transcript { error, .. } => error.into(),
+            PasteError::Board { error, .. } => error.into(),
+            e => e.into(),
+        }
+    })?;
+    let played = pasted.game.rules();
+    match pasted.kind {
+        PasteKind::Board => {
+            args.rules_for(played.size)?;
+        }
+        PasteKind::Ggf if !args.is_default() && played != rules => {
+            return Err(format!(
+                "the GGF game is played under {played} (a GGF game takes its rules from its TY \
+                 tag), not {rules}: leave out --rules, --discs and --size"
+            )
+            .into());
+        }
+        _ => {}
+    }
+    Ok(pasted)
 }
 
 /// The text of FILE, of stdin for `-`, or of the built-in suite without a file; and the index

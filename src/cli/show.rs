@@ -4,31 +4,43 @@ use std::io::Write;
 
 use super::args::{CliError, RulesArgs};
 use super::input::read_position;
-use crate::board::notation::looks_like_board;
+use crate::board::notation::excerpt;
 use crate::board::{Bitboard, Color};
+use crate::records::PasteKind;
 
 /// The options of `iago show`.
 #[derive(clap::Args, Debug)]
 pub struct ShowArgs {
-    /// The position or transcript; several words are joined with spaces.
-    #[arg(required = true, num_args = 1.., value_name = "POSITION|TRANSCRIPT", allow_hyphen_values = true)]
+    /// The position (a board string or an OBF line), the transcript, or a GGF game (played
+    /// under its own rules); several words are joined with spaces.
+    #[arg(required = true, num_args = 1.., value_name = "POSITION|TRANSCRIPT|GGF", allow_hyphen_values = true)]
     pub input: Vec<String>,
     /// The rule set.
     #[command(flatten)]
     pub rules: RulesArgs,
 }
 
-/// Prints the position (a board string or a transcript from the start).
+/// Prints the position (a board string, a transcript from the start, or a GGF game).
 pub fn run(args: &ShowArgs) -> Result<(), CliError> {
     let input = args.input.join(" ");
-    let from_board = looks_like_board(&input);
-    let (rules, game) = read_position(&args.rules, &input)?;
+    let pasted = read_position(&args.rules, &input)?;
+    let game = &pasted.game;
+    let rules = game.rules();
     let state = game.state();
     let position = state.position;
     let board = position.board;
     let mut out = std::io::stdout().lock();
     if !rules.is_standard() {
         writeln!(out, "Rules: {rules}")?;
+    }
+    if pasted.kind == PasteKind::Ggf {
+        let [black, white] = &pasted.players;
+        writeln!(
+            out,
+            "Players: {} (Black), {} (White)",
+            excerpt(black),
+            excerpt(white)
+        )?;
     }
     writeln!(out, "{}", rules.grid(&state, true))?;
     let empty = rules.empty_count(&board);
@@ -46,7 +58,7 @@ pub fn run(args: &ShowArgs) -> Result<(), CliError> {
             state.left_of(Color::White)
         )?;
     }
-    if !from_board {
+    if pasted.kind != PasteKind::Board {
         writeln!(
             out,
             "Moves: {} ({})",

@@ -150,7 +150,8 @@ pub(crate) enum Command {
     Solve(Option<Duration>),
     /// Show (`None`) or set the level.
     Level(Option<Level>),
-    /// Draw the board (`None`), or set up a position: a board string and the side to move.
+    /// Draw the board (`None`), or set up a game: a board string (or an OBF line), a
+    /// transcript or a GGF game, as a paste box reads them.
     Board(Option<String>),
     /// Load a game or a position from a file (GGF, OBF, transcript).
     Load(String),
@@ -176,7 +177,8 @@ Commands (short forms in brackets):
   hint (hi) [N]       the N best moves (default 3) with their scores; book moves marked
   solve (s) [SECS]    the exact score and a best line (stops after SECS, default 60)
   level (l) [L]       how long Iago thinks: a depth (level 14) or seconds (level 2.5s)
-  board (b) [POS]     draw the board, or set up a position: 64 squares (X O -) and X or O
+  board (b) [TEXT]    draw the board, or set up a position: 64 squares (X O -) and X or O,
+                      a transcript (f5d6c3) or a GGF game
   load FILE           a game (GGF, transcript) or a position (OBF) from a file
   save FILE           the game as GGF
   review (rv)         the discs each move of the game lost

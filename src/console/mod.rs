@@ -25,7 +25,7 @@ use crate::board::notation::{looks_like_board, read_text_file};
 use crate::board::{Color, Game, Move, Outcome, Rules, State};
 use crate::engine::{Engine, SearchRequest, StopHandle};
 use crate::records::ggf::GgfGame;
-use crate::records::{PlayedGame, read_games};
+use crate::records::{Pasted, PlayedGame, read_games, read_paste};
 use crate::review::{ReviewOptions, ReviewSummary, review_game};
 use crate::search::params::ANALYSIS_SELECTIVITY;
 use crate::search::solve::SolveReport;
@@ -515,28 +515,18 @@ impl Console {
         solved
     }
 
-    /// Sets up a position: a board string and the side to move.
+    /// Sets up a game as a paste box reads `text` ([`read_paste`]): a board string (16, 36 or
+    /// 64 squares and the side to move, or an OBF line) under the current rules at its size, a
+    /// transcript from the start of the current rules, or a GGF game under its own rules.
     fn set_board(&mut self, text: &str) {
-        match self.position_game(text) {
-            Ok(game) => {
-                self.engine.set_game(game);
+        match read_paste(text, self.engine.rules()) {
+            Ok(pasted) => {
+                self.engine.set_game(pasted.game);
                 self.redo.clear();
                 self.settle(false);
             }
             Err(e) => self.error(e),
         }
-    }
-
-    /// A game from the position of `text` (16, 36 or 64 squares and the side to move), under
-    /// the current rules at the position's size.
-    fn position_game(&self, text: &str) -> Result<Game, String> {
-        let current = self.engine.rules();
-        Game::from_board(text, |size| -> Result<Rules, Box<dyn std::error::Error>> {
-            let rules = Rules { size, ..current };
-            rules.check_supported()?;
-            Ok(rules)
-        })
-        .map_err(|e| e.to_string())
     }
 
     /// Loads the first game (GGF, transcript) or position (OBF, board line) of a file.
@@ -553,9 +543,8 @@ impl Console {
             return self.error(format!("{path}: no game or position in the file"));
         };
         if looks_like_board(first) && !first.contains("(;") {
-            let board = first.split(';').next().unwrap_or(first);
-            match self.position_game(board) {
-                Ok(game) => {
+            match read_paste(first, self.engine.rules()) {
+                Ok(Pasted { game, .. }) => {
                     self.engine.set_game(game);
                     self.redo.clear();
                     self.say(format!("Loaded the position of {path}."));
