@@ -42,6 +42,7 @@ from ._iago import (
     parse_games,
     read_games,
     read_obf,
+    read_text,
     read_wthor,
 )
 
@@ -95,5 +96,6 @@ __all__ = [
     "parse_games",
     "read_games",
     "read_obf",
+    "read_text",
     "read_wthor",
 ]

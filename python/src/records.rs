@@ -1,5 +1,6 @@
 //! Game records from Python: GGF games and transcripts (`read_games`), WTHOR archives with
-//! their player and tournament names (`read_wthor`), problem files (`read_obf`). The game
+//! their player and tournament names (`read_wthor`), problem files (`read_obf`), and the one
+//! game of a pasted text (`read_text`). The game
 //! readers are iterators that parse and replay one record per step (a text file read a line
 //! at a time, a WTHOR file at once); a bad record is kept in `errors` (or raised with
 //! `strict=True`) and the others still come.
@@ -11,7 +12,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use iago::records::wthor::{self, Header, WthorGame};
-use iago::records::{GameStream, Problem, read_problems};
+use iago::records::{GameStream, Problem, read_paste, read_problems};
 use iago::{Game, Rules};
 
 use crate::board::{PyBoard, PyMove, PyPosition, parse_rules};
@@ -45,10 +46,10 @@ impl BadRecord {
 /// and what the format records besides.
 #[pyclass(module = "iago", name = "GameRecord", frozen)]
 pub struct GameRecord {
-    /// The record's number in the file, from 0.
+    /// The record's number in the file, from 0 (0 for `read_text`).
     #[pyo3(get)]
     index: usize,
-    /// The line where it starts (from 1); `None` in a WTHOR file.
+    /// The line where it starts (from 1); `None` in a WTHOR file and from `read_text`.
     #[pyo3(get)]
     line: Option<usize>,
     /// Black's name ('' when the file does not say).
@@ -352,6 +353,38 @@ fn parse_games(text: String, rules: &str, strict: bool) -> PyResult<GameReader> 
     Ok(text_reader(lines, "<string>", rules, strict))
 }
 
+/// The game of a text as a paste box reads it: a transcript from the start of `rules`, a
+/// board string (or an OBF line) under `rules` at the board's size, or one GGF game under the
+/// rules of its `TY` tag. A text that cannot be read raises `RecordError` with a one-line
+/// message that names what was read and where (`transcript, column 7: ...`).
+#[pyfunction]
+#[pyo3(signature = (text, *, rules = "othello"))]
+fn read_text(text: &str, rules: &str, py: Python<'_>) -> PyResult<GameRecord> {
+    let rules = parse_rules(rules)?;
+    let pasted = read_paste(text, rules).map_err(record_error)?;
+    let tags = PyDict::new(py);
+    for (k, v) in &pasted.tags {
+        tags.set_item(k, v)?;
+    }
+    let [black, white] = pasted.players;
+    Ok(GameRecord {
+        index: 0,
+        line: None,
+        black,
+        white,
+        tags: tags.unbind(),
+        tournament: String::new(),
+        tournament_id: None,
+        black_id: None,
+        white_id: None,
+        year: None,
+        black_discs: None,
+        black_theoretical: None,
+        theoretical_depth: None,
+        game: pasted.game,
+    })
+}
+
 fn text_reader(lines: Lines, name: &str, rules: Rules, strict: bool) -> GameReader {
     GameReader {
         source: Source::Text(GameStream::new(lines, name, rules)),
@@ -486,6 +519,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<GameReader>()?;
     m.add_function(wrap_pyfunction!(read_games, m)?)?;
     m.add_function(wrap_pyfunction!(parse_games, m)?)?;
+    m.add_function(wrap_pyfunction!(read_text, m)?)?;
     m.add_function(wrap_pyfunction!(read_wthor, m)?)?;
     m.add_function(wrap_pyfunction!(read_obf, m)?)?;
     Ok(())

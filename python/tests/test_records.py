@@ -103,3 +103,44 @@ def test_problem_files_give_positions_and_scores(tmp_path: Path) -> None:
     assert len(problems) == 1 and len(errors) == 1 and errors[0].line == 2
     with pytest.raises(iago.RecordError):
         iago.read_obf(bad, strict=True)
+
+
+def test_read_text_reads_what_a_paste_box_takes() -> None:
+    # A transcript, numbered and in capitals, from the start of the rules given.
+    record = iago.read_text("1. F5 d6 2. C3")
+    assert record.transcript() == "f5d6c3" and record.tags == {}
+    assert (record.black, record.white, record.index, record.line) == ("Black", "White", 0, None)
+    assert record.board == Board.from_transcript("f5d6c3")
+    assert iago.read_text("c2", rules="6x6").board.size == 6
+    # A board string (an OBF line's board), played under the rules at the board's size.
+    obf = next(line for line in FFO_40_49.read_text().splitlines() if not line.startswith("%"))
+    board = obf.split(";")[0].strip()
+    record = iago.read_text(obf)
+    assert record.board.board_string() == board and record.board.ply() == 0
+    six = "-" * 14 + "OX----XO" + "-" * 14 + " X"
+    anti = iago.read_text(six, rules="anti")
+    assert anti.board.rules == "6x6 anti" and anti.board.size == 6
+    # A GGF game: its players, tags and rules (its TY, not the rules given).
+    ggf = "(;GM[Othello]PC[x]PB[Ann]PW[Bob]TY[8a]B[f5]W[d6];)"
+    record = iago.read_text(ggf, rules="6x6")
+    assert (record.black, record.white, record.tags["PC"]) == ("Ann", "Bob", "x")
+    assert record.board.rules == "anti" and record.transcript() == "f5d6"
+
+
+def test_read_text_names_the_place_of_an_error() -> None:
+    with pytest.raises(iago.RecordError, match=r"^transcript, column 7: 'z9' is not a square"):
+        iago.read_text("f5 d6 z9")
+    with pytest.raises(iago.RecordError, match=r"^transcript: move 4 \(a1\) by White is illegal"):
+        iago.read_text("f5d6c3a1")
+    with pytest.raises(iago.RecordError, match=r"^board, column 12: 'Z' is not a square"):
+        iago.read_text("-" * 11 + "Z" + "-" * 52 + " X")
+    with pytest.raises(iago.RecordError, match=r"^GGF games: the text holds 2 games"):
+        iago.read_text("(;GM[Othello]B[f5];)\n(;GM[Othello]B[f5];)")
+    with pytest.raises(iago.RecordError, match=r"^nothing to read"):
+        iago.read_text("   ")
+    with pytest.raises(iago.InvalidPositionError):
+        iago.read_text("f5", rules="chess")
+    # However long the text, the message stays one short line.
+    with pytest.raises(iago.RecordError) as raised:
+        iago.read_text("(;GM[Othello]" + "B[zz]" * 10_000 + ";)")
+    assert "\n" not in str(raised.value) and len(str(raised.value)) < 300
