@@ -520,7 +520,7 @@ impl PyEngine {
             openings: Vec::new(),
         };
         let reviews = self.run(py, rules, |e| {
-            iago::review::review_game(e, &played, 1, &options, &mut || {}).map_err(value_error)
+            iago::review::review_game(e, &played, 1, &options, &mut |_| {}).map_err(value_error)
         })?;
         reviews.iter().map(move_review).collect()
     }

@@ -144,7 +144,7 @@ pub fn run(args: &ReviewArgs) -> Result<(), CliError> {
             }
         };
         let index = item + 1;
-        let reviews = review_game(&mut engine, played, index, &options, &mut || {
+        let reviews = review_game(&mut engine, played, index, &options, &mut |_| {
             if let Some(bar) = &progress {
                 bar.inc(1);
             }

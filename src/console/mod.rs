@@ -638,7 +638,7 @@ impl Console {
         // At the selectivity of analysis, as `iago review`; the games go on at that of play.
         let play = self.engine.options().selectivity;
         self.engine.set_selectivity(ANALYSIS_SELECTIVITY);
-        let reviewed = review_game(&mut self.engine, &played, 1, &options, &mut || {
+        let reviewed = review_game(&mut self.engine, &played, 1, &options, &mut |_| {
             done += 1;
             if progress {
                 let _ = write!(out, "\r\x1b[Kreviewing: move {done} of {total}")

@@ -123,15 +123,15 @@ impl MoveReview {
 }
 
 /// Reviews the moves of `played` (game `index` of the input, from 1) with `engine`, whose
-/// threads, table, evaluation and selectivity the searches use; `progress` is called after each
-/// reviewed move. Forced passes are not reviewed, nor with `options.player` the other player's
+/// threads, table, evaluation and selectivity the searches use; `progress` gets each reviewed
+/// move as soon as it is reviewed. Forced passes are not reviewed, nor with `options.player` the other player's
 /// moves. The engine's stop flag ends the review early (the moves reviewed so far are given).
 pub fn review_game(
     engine: &mut Engine,
     played: &PlayedGame,
     index: usize,
     options: &ReviewOptions,
-    progress: &mut dyn FnMut(),
+    progress: &mut dyn FnMut(&MoveReview),
 ) -> Result<Vec<MoveReview>, crate::board::rules::UnsupportedRules> {
     let rules = played.game.rules();
     if engine.rules() != rules {
@@ -193,7 +193,7 @@ pub fn review_game(
             loss: best_value - value,
             exact,
         });
-        progress();
+        progress(out.last().expect("a review was just added"));
     }
     Ok(out)
 }
