@@ -64,6 +64,8 @@ pub mod records;
 pub mod review;
 pub mod search;
 pub(crate) mod train;
+#[cfg(feature = "web")]
+pub(crate) mod web;
 
 pub use board::{Board, Color, Game, Move, Position, Rules, Square, State};
 pub use engine::{Engine, EngineOptions, SearchRequest, StopHandle};

@@ -25,6 +25,8 @@ pub mod show;
 pub mod solve;
 pub mod tournament;
 pub mod train;
+#[cfg(feature = "web")]
+pub mod web;
 
 pub use args::CliError;
 use args::{EngineArgs, RulesArgs};
@@ -98,6 +100,10 @@ pub enum Command {
     /// Print a position as a grid: a board string ("<64 squares> X") or a transcript from the
     /// start ("f5d6c3", "1. f5 d6 2. c3", passes optional).
     Show(show::ShowArgs),
+    /// Serve the analysis board in the browser: play, values on every square, solve, review,
+    /// games in and out (listens on 127.0.0.1:8080; see docs/web.md).
+    #[cfg(feature = "web")]
+    Web(web::WebArgs),
 }
 
 /// Runs a parsed command line.
@@ -132,5 +138,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Book(command) => book::run(command),
         Command::Review(args) => review::run(&args),
         Command::Show(args) => show::run(&args),
+        #[cfg(feature = "web")]
+        Command::Web(args) => web::run(&args),
     }
 }

@@ -157,6 +157,7 @@ mod tests {
         ("solve", &["x.obf"]),
         ("analyze", &["--depth", "4", "x.obf"]),
         ("bench", &[]),
+        ("web", &["--listen", "127.0.0.1:0"]),
         ("probcut-fit", &["w.wtb"]),
         ("train", &["--wthor", "w", "--out", "o.w"]),
         ("datagen", &["--out", "d", "--games", "2"]),
