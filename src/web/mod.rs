@@ -66,10 +66,12 @@ impl Shared {
         let rules = [
             ("othello", "Othello"),
             ("reversi", "Reversi start (empty centre)"),
-            ("othello 32-discs", "Othello, 32 discs each"),
-            ("reversi 32-discs", "Reversi, 32 discs each"),
+            ("othello 32", "Othello, 32 discs each"),
+            ("reversi 32", "Reversi, 32 discs each"),
             ("anti", "Anti-Othello (fewest discs wins)"),
+            ("anti-reversi", "Anti-Reversi"),
             ("6x6", "6×6 Othello"),
+            ("6x6 anti", "6×6 Anti-Othello"),
             ("4x4", "4×4 Othello"),
         ];
         Hello {
@@ -77,7 +79,11 @@ impl Shared {
             rules: rules
                 .iter()
                 .map(|&(name, label)| RulesChoice {
-                    name: name.to_string(),
+                    // As the states name them.
+                    name: name
+                        .parse::<crate::board::Rules>()
+                        .expect("the offered rules read")
+                        .to_string(),
                     label,
                 })
                 .collect(),

@@ -737,6 +737,12 @@ impl Session {
             Ok(_) => {
                 if let Some(child) = self.tree.child(node, result.best_move) {
                     self.tree.set_eval(child, eval);
+                    if let Some(played) = self.tree.node_mut(child) {
+                        played.played = Some(SearchResult {
+                            pv: Vec::new(),
+                            ..result.clone()
+                        });
+                    }
                 }
                 let shown = self.tree.current();
                 self.tree.set_eval(shown, eval);

@@ -50,6 +50,8 @@ pub(crate) struct Node {
     pub values: Option<Values>,
     /// The review of the move that led here.
     pub review: Option<MoveReview>,
+    /// Iago's search, when Iago played the move that led here.
+    pub played: Option<SearchResult>,
 }
 
 /// Why the tree did not change.
@@ -94,6 +96,7 @@ impl Tree {
                 eval: None,
                 values: None,
                 review: None,
+                played: None,
             }],
             current: 0,
         };
@@ -241,6 +244,7 @@ impl Tree {
             eval: None,
             values: None,
             review: None,
+            played: None,
         });
         self.nodes[parent].children.push(id);
         self.current = id;

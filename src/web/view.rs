@@ -91,6 +91,19 @@ pub(crate) struct NodeView {
     pub best: Option<String>,
     /// Whether the move lost [`BLUNDER`] discs or more.
     pub blunder: bool,
+    /// How Iago found the move, when Iago played it.
+    pub iago: Option<IagoMove>,
+}
+
+/// How Iago found a move it played.
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct IagoMove {
+    /// Its score for Iago.
+    pub score: i32,
+    /// `depth@selectivity%`, or `book`.
+    pub depth: String,
+    /// Milliseconds of search.
+    pub time_ms: u64,
 }
 
 /// A book move.
@@ -220,6 +233,15 @@ pub(crate) fn nodes(tree: &Tree) -> Vec<NodeView> {
                 loss: node.review.as_ref().map(|r| r.loss),
                 best: node.review.as_ref().map(|r| r.best_move.clone()),
                 blunder: node.review.as_ref().is_some_and(|r| r.loss >= BLUNDER),
+                iago: node.played.as_ref().map(|r| IagoMove {
+                    score: r.score,
+                    depth: match r.source {
+                        crate::search::Source::Book => "book".to_string(),
+                        crate::search::Source::Forced => "forced".to_string(),
+                        crate::search::Source::Search => r.depth_text(),
+                    },
+                    time_ms: r.time.as_millis() as u64,
+                }),
             }
         })
         .collect()

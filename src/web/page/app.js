@@ -29,6 +29,7 @@ const board = new Board($("#board"), $("#files-top"), $("#ranks-left"), (square)
     if (!state.result) showError(`${square} is not a legal move here`);
     return;
   }
+  window.iagoClickAt = performance.now();
   send({ type: "play", move: square });
 });
 const graph = new Graph($("#graph"), (node) => send({ type: "goto", node }));
@@ -180,6 +181,7 @@ function drawAll() {
     window.iagoReadyMs = performance.now();
   }
   document.body.dataset.node = String(state.node);
+  window.iagoDrawnAt = performance.now();
 }
 
 function drawBoard() {
@@ -187,6 +189,7 @@ function drawBoard() {
   const root = $("#board");
   if (state.values_on && values && values.node === state.node) {
     root.dataset.depth = values.depth;
+    if (window.iagoValuesShownAt === undefined) window.iagoValuesShownAt = performance.now();
   } else {
     delete root.dataset.depth;
   }
@@ -360,6 +363,8 @@ document.addEventListener("click", async (event) => {
       send({ type: "new", rules: $("#rules").value || undefined });
       break;
     case "values":
+      window.iagoValuesAskedAt = performance.now();
+      window.iagoValuesShownAt = undefined;
       send({ type: "values", on: !(state && state.values_on) });
       break;
     case "solve":

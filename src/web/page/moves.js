@@ -30,6 +30,11 @@ function moveButton(state, node, onGoto) {
       b.classList.add("inaccuracy");
     }
   }
+  if (node.iago) {
+    const how = node.iago.depth === "book" ? "from the book" : node.iago.depth === "forced" ? "the only move" :
+      `at depth ${node.iago.depth} in ${(node.iago.time_ms / 1000).toFixed(2)} s`;
+    b.title = (b.title ? b.title + "; " : "") + `Iago: ${node.iago.score > 0 ? "+" : ""}${node.iago.score} ${how}`;
+  }
   if (node.id === state.node) {
     b.classList.add("current");
     b.setAttribute("aria-current", "step");
