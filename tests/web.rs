@@ -824,3 +824,88 @@ fn fifty_clients_asking_for_values() {
         );
     }
 }
+
+/// `iago web ARGS` with `PATH` led by `path_first`: the first line of its standard output, then
+/// (once it is ended) its standard error.
+fn first_line_and_log(args: &[&str], path_first: Option<&std::path::Path>) -> (String, String) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_iago"));
+    command
+        .args(["web", "--threads", "1", "--hash", "1"])
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some(dir) = path_first {
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        let mut paths = vec![dir.to_path_buf()];
+        paths.extend(std::env::split_paths(&path));
+        command.env("PATH", std::env::join_paths(paths).unwrap());
+    }
+    let mut child = command.spawn().unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    let _ = child.kill();
+    let out = child.wait_with_output().unwrap();
+    (line, String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn listening_elsewhere_than_loopback_warns() {
+    let (line, log) = first_line_and_log(&["--listen", "0.0.0.0:0"], None);
+    assert!(line.starts_with("listening on http://0.0.0.0:"), "{line}");
+    assert!(log.contains("not a loopback address"), "{log}");
+    let (line, log) = first_line_and_log(&["--listen", "127.0.0.1:0"], None);
+    assert!(line.starts_with("listening on http://127.0.0.1:"), "{line}");
+    assert!(!log.contains("loopback"), "{log}");
+    // A bad address is an error before anything is served.
+    let out = Command::new(env!("CARGO_BIN_EXE_iago"))
+        .args(["web", "--listen", "nowhere"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--listen"));
+}
+
+#[cfg(unix)]
+#[test]
+fn open_starts_the_browser_on_the_page() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = std::env::temp_dir().join(format!("iago-web-open-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let opened = dir.join("opened");
+    let opener = dir.join(if cfg!(target_os = "macos") { "open" } else { "xdg-open" });
+    std::fs::write(&opener, format!("#!/bin/sh\necho \"$1\" > '{}'\n", opened.display())).unwrap();
+    std::fs::set_permissions(&opener, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let (line, _) = first_line_and_log(&["--listen", "127.0.0.1:0", "--open"], Some(&dir));
+    let url = line.trim().strip_prefix("listening on ").unwrap().to_string();
+    let start = Instant::now();
+    while !opened.exists() && start.elapsed() < Duration::from_secs(5) {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert_eq!(std::fs::read_to_string(&opened).unwrap().trim(), url);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_clock_runs_out_and_the_side_to_move_loses_on_time() {
+    let server = Server::start(&[]);
+    let mut client = server.client();
+    client.send(json!({"type": "settings", "iago": "none", "clock": {"minutes": 0.01, "increment": 0}}));
+    let state = client.until(Duration::from_secs(5), |m| m["type"] == "state" && !m["clock"].is_null());
+    assert_eq!(state["clock"]["running"], "black");
+    assert!(state["clock"]["black_ms"].as_u64().unwrap() <= 600);
+    let state = client.until(Duration::from_secs(5), |m| m["type"] == "state" && !m["result"].is_null());
+    assert_eq!(state["result"], "Black lost on time: White wins");
+    assert_eq!(state["clock"]["flagged"], "black");
+    // Iago keeps to a clock: with a minute a side it answers at once in the opening.
+    client.send(json!({"type": "settings", "iago": "white", "clock": {"minutes": 1, "increment": 1}}));
+    client.send(json!({"type": "new"}));
+    client.send(json!({"type": "play", "move": "f5"}));
+    let state = client.until(Duration::from_secs(10), |m| m["type"] == "state" && m["transcript"].as_str().is_some_and(|t| t.len() == 4));
+    let clock = &state["clock"];
+    assert_eq!(clock["running"], "black");
+    assert!(clock["white_ms"].as_u64().unwrap() > 55_000, "{clock}");
+    assert!(clock["black_ms"].as_u64().unwrap() > 55_000, "{clock}");
+}

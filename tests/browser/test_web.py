@@ -268,3 +268,39 @@ def test_assets_are_small() -> None:
     total = sum(p.stat().st_size for p in Path(page).iterdir())
     figure("the page's files together", f"{total} bytes")
     assert total <= 300 * 1024
+
+
+def test_files_open_and_games_go_out(server: Server, tab: Tab, tmp_path: Path) -> None:
+    tab.page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url.rstrip("/"))
+    tab.open(server.url)
+    tab.page.select_option("#iago", "none")
+    start = "BO[8 ---------------------------O*------*O--------------------------- *]"
+    games = tmp_path / "two.ggf"
+    games.write_text(
+        f"(;GM[Othello]PC[x]PB[Ann]PW[Bob]TY[8]{start}B[f5]W[d6];)\n"
+        f"(;GM[Othello]PC[x]PB[Cid]PW[Dee]TY[8]{start}B[f5]W[f6]B[e6];)\n"
+    )
+    tab.page.set_input_files("#file", str(games))
+    tab.wait(lambda: tab.page.locator("#games button.game-pick").count() == 2, "the file's games")
+    assert "Cid" in (tab.page.text_content("#games button.game-pick >> nth=1") or "")
+    tab.page.click("#games button.game-pick >> nth=1")
+    tab.wait(lambda: tab.transcript() == "f5f6e6", "the second game")
+    tab.page.set_input_files("#file", str(REPO / "tests" / "data" / "wthor" / "WTH_2023.wtb"))
+    tab.wait(lambda: tab.page.locator("#games button.game-pick").count() > 10, "the WTHOR file's games")
+    assert "WTH_2023.wtb" in (tab.page.text_content("#io-message") or "")
+    tab.shot("file")
+    tab.page.click("#games button.game-pick >> nth=0")
+    tab.wait(lambda: len(tab.transcript()) > 100, "a WTHOR game")
+    moves = tab.transcript()
+    # Out: the transcript to the clipboard, the game as GGF, the board as SVG.
+    tab.page.click('[data-action="copy"]')
+    tab.wait(lambda: "copied" in (tab.page.text_content("#io-message") or ""), "the copy")
+    assert tab.page.evaluate("navigator.clipboard.readText()") == moves
+    with tab.page.expect_download() as download:
+        tab.page.click('[data-action="ggf"]')
+    ggf = Path(download.value.path()).read_text()
+    assert ggf.startswith("(;GM[Othello]") and ggf.count("B[") + ggf.count("W[") >= len(moves) // 2
+    with tab.page.expect_download() as download:
+        tab.page.click('[data-action="svg"]')
+    svg = Path(download.value.path()).read_text()
+    assert svg.startswith("<svg") and svg.count("<circle") == 64 - tab.squares().count("-")
