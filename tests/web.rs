@@ -875,11 +875,23 @@ fn open_starts_the_browser_on_the_page() {
     let dir = std::env::temp_dir().join(format!("iago-web-open-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let opened = dir.join("opened");
-    let opener = dir.join(if cfg!(target_os = "macos") { "open" } else { "xdg-open" });
-    std::fs::write(&opener, format!("#!/bin/sh\necho \"$1\" > '{}'\n", opened.display())).unwrap();
+    let opener = dir.join(if cfg!(target_os = "macos") {
+        "open"
+    } else {
+        "xdg-open"
+    });
+    std::fs::write(
+        &opener,
+        format!("#!/bin/sh\necho \"$1\" > '{}'\n", opened.display()),
+    )
+    .unwrap();
     std::fs::set_permissions(&opener, std::fs::Permissions::from_mode(0o755)).unwrap();
     let (line, _) = first_line_and_log(&["--listen", "127.0.0.1:0", "--open"], Some(&dir));
-    let url = line.trim().strip_prefix("listening on ").unwrap().to_string();
+    let url = line
+        .trim()
+        .strip_prefix("listening on ")
+        .unwrap()
+        .to_string();
     let start = Instant::now();
     while !opened.exists() && start.elapsed() < Duration::from_secs(5) {
         std::thread::sleep(Duration::from_millis(10));
@@ -892,18 +904,28 @@ fn open_starts_the_browser_on_the_page() {
 fn a_clock_runs_out_and_the_side_to_move_loses_on_time() {
     let server = Server::start(&[]);
     let mut client = server.client();
-    client.send(json!({"type": "settings", "iago": "none", "clock": {"minutes": 0.01, "increment": 0}}));
-    let state = client.until(Duration::from_secs(5), |m| m["type"] == "state" && !m["clock"].is_null());
+    client.send(
+        json!({"type": "settings", "iago": "none", "clock": {"minutes": 0.01, "increment": 0}}),
+    );
+    let state = client.until(Duration::from_secs(5), |m| {
+        m["type"] == "state" && !m["clock"].is_null()
+    });
     assert_eq!(state["clock"]["running"], "black");
     assert!(state["clock"]["black_ms"].as_u64().unwrap() <= 600);
-    let state = client.until(Duration::from_secs(5), |m| m["type"] == "state" && !m["result"].is_null());
+    let state = client.until(Duration::from_secs(5), |m| {
+        m["type"] == "state" && !m["result"].is_null()
+    });
     assert_eq!(state["result"], "Black lost on time: White wins");
     assert_eq!(state["clock"]["flagged"], "black");
     // Iago keeps to a clock: with a minute a side it answers at once in the opening.
-    client.send(json!({"type": "settings", "iago": "white", "clock": {"minutes": 1, "increment": 1}}));
+    client.send(
+        json!({"type": "settings", "iago": "white", "clock": {"minutes": 1, "increment": 1}}),
+    );
     client.send(json!({"type": "new"}));
     client.send(json!({"type": "play", "move": "f5"}));
-    let state = client.until(Duration::from_secs(10), |m| m["type"] == "state" && m["transcript"].as_str().is_some_and(|t| t.len() == 4));
+    let state = client.until(Duration::from_secs(10), |m| {
+        m["type"] == "state" && m["transcript"].as_str().is_some_and(|t| t.len() == 4)
+    });
     let clock = &state["clock"];
     assert_eq!(clock["running"], "black");
     assert!(clock["white_ms"].as_u64().unwrap() > 55_000, "{clock}");
