@@ -32,6 +32,12 @@ pub(crate) const REVIEW_EXACT_FROM: u32 = 18;
 /// The deepest review a page may ask for.
 const MAX_REVIEW_DEPTH: u32 = 30;
 
+/// The nodes whose values a session keeps (to show them again at once): a bound on its memory.
+const KEPT_VALUES: usize = 256;
+
+/// The moves of a value's best line that a session keeps.
+const KEPT_LINE: usize = 20;
+
 /// A review run: the nodes of the line reviewed, by ply.
 struct ReviewRun {
     nodes: Vec<usize>,
@@ -59,6 +65,8 @@ pub(crate) struct Session {
     solve_mode: SolveMode,
     /// The nodes `undo` left, the last one to go back to last.
     redo: Vec<usize>,
+    /// The nodes with values kept, the oldest first.
+    valued: std::collections::VecDeque<usize>,
     events: mpsc::UnboundedSender<(u64, Event)>,
     /// Messages to send.
     out: Vec<ServerMessage>,
@@ -88,6 +96,7 @@ impl Session {
             review: None,
             solve_mode: SolveMode::Exact,
             redo: Vec::new(),
+            valued: std::collections::VecDeque::new(),
             events,
             out: Vec::new(),
             dirty: true,
@@ -246,6 +255,7 @@ impl Session {
 
     fn after_load(&mut self) {
         self.review = None;
+        self.valued.clear();
         self.redo.clear();
         self.values_halted = None;
         if let Some(clock) = &mut self.clock {
@@ -615,13 +625,30 @@ impl Session {
                 row
             })
             .collect();
-        if let Some(n) = self.tree.node_mut(node) {
-            n.values = Some(Values {
-                rows,
-                preview: true,
-            });
-        }
+        self.keep_values(node, rows, true);
         self.values_dirty = true;
+    }
+
+    /// Keeps `rows` as the values of `node`, their lines cut to [`KEPT_LINE`] moves; the values
+    /// of at most [`KEPT_VALUES`] nodes are kept, the oldest forgotten first.
+    fn keep_values(&mut self, node: usize, mut rows: Vec<SearchResult>, preview: bool) {
+        for row in &mut rows {
+            row.pv.truncate(KEPT_LINE);
+        }
+        let Some(n) = self.tree.node_mut(node) else {
+            return;
+        };
+        let new = n.values.is_none();
+        n.values = Some(Values { rows, preview });
+        if new {
+            self.valued.push_back(node);
+            while self.valued.len() > KEPT_VALUES {
+                let old = self.valued.pop_front().expect("more than the most kept");
+                if let Some(n) = self.tree.node_mut(old) {
+                    n.values = None;
+                }
+            }
+        }
     }
 
     /// An event of a search; those of a search that ended are dropped.
@@ -702,12 +729,7 @@ impl Session {
         if let Some(best) = rows.iter().max_by_key(|r| r.score) {
             self.tree.set_search_value(node, best.score, best.bound);
         }
-        if let Some(n) = self.tree.node_mut(node) {
-            n.values = Some(Values {
-                rows,
-                preview: false,
-            });
-        }
+        self.keep_values(node, rows, false);
         if node == self.tree.current() {
             self.values_dirty = true;
         }
