@@ -66,6 +66,13 @@ pub(crate) fn serve(options: WebOptions, out: &mut dyn Write) -> Result<(), crat
         if options.open {
             open_browser(&url);
         }
+        // The messages are small and come in bursts: without this, Nagle's algorithm and the
+        // client's delayed ACK hold the second of two messages for 40 ms.
+        let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+            if let Err(e) = tcp.set_nodelay(true) {
+                log::debug!("TCP_NODELAY: {e}");
+            }
+        });
         axum::serve(listener, router(shared)).await?;
         Ok(())
     })
