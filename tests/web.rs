@@ -406,6 +406,29 @@ fn a_solve_gives_the_exact_score() {
         (solved["score"].as_i64(), solved["text"].as_str()),
         (Some(0), Some("draw"))
     );
+    // A longer solve shows its progress as the console does: FFO #38, 24 empties, +4.
+    let ffo = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/fforum-20-39.obf"
+    ))
+    .unwrap();
+    let board = ffo
+        .lines()
+        .map(|l| l.split(';').next().unwrap().to_string())
+        .find(|b| b.matches('-').count() == 24)
+        .unwrap();
+    client.state_with(json!({"type": "paste", "text": board}), "empty", 24);
+    client.send(json!({"type": "solve"}));
+    let progress = client.until(Duration::from_secs(60), |m| m["type"] == "solving");
+    assert!(
+        progress["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("solving 24 empties: "),
+        "{progress}"
+    );
+    let solved = client.until(Duration::from_secs(120), |m| m["type"] == "solved");
+    assert_eq!(solved["score"], 4, "{solved}");
 }
 
 #[test]

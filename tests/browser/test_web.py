@@ -304,3 +304,19 @@ def test_files_open_and_games_go_out(server: Server, tab: Tab, tmp_path: Path) -
         tab.page.click('[data-action="svg"]')
     svg = Path(download.value.path()).read_text()
     assert svg.startswith("<svg") and svg.count("<circle") == 64 - tab.squares().count("-")
+
+
+def test_the_keyboard_plays_and_reduced_motion_turns_the_animation_off(server: Server, browser: Browser) -> None:
+    for motion, animation in (("no-preference", "flip"), ("reduce", "none")):
+        context = browser.new_context(reduced_motion=motion)
+        t = Tab(context.new_page())
+        t.open(server.url)
+        # A square is a button: focused, Enter plays it.
+        t.page.focus('[data-square="f5"]')
+        t.page.keyboard.press("Enter")
+        t.wait(lambda: t.transcript().startswith("f5"), "f5 from the keyboard")
+        # The disc of the last move turns over as its flips do.
+        name = t.js("getComputedStyle(document.querySelector('#board .lastmove .disc')).animationName")
+        assert name == animation, (motion, name)
+        context.close()
+        assert not t.errors, t.errors
