@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Literal
 
 from playwright.sync_api import Browser
 
@@ -307,7 +308,8 @@ def test_files_open_and_games_go_out(server: Server, tab: Tab, tmp_path: Path) -
 
 
 def test_the_keyboard_plays_and_reduced_motion_turns_the_animation_off(server: Server, browser: Browser) -> None:
-    for motion, animation in (("no-preference", "flip"), ("reduce", "none")):
+    motions: tuple[tuple[Literal["no-preference", "reduce"], str], ...] = (("no-preference", "flip"), ("reduce", "none"))
+    for motion, animation in motions:
         context = browser.new_context(reduced_motion=motion)
         t = Tab(context.new_page())
         t.open(server.url)
