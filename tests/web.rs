@@ -954,3 +954,101 @@ fn a_clock_runs_out_and_the_side_to_move_loses_on_time() {
     assert!(clock["white_ms"].as_u64().unwrap() > 55_000, "{clock}");
     assert!(clock["black_ms"].as_u64().unwrap() > 55_000, "{clock}");
 }
+
+/// A client that does anything, in any order, fast: the server never fails, every state's
+/// board is that of its line's moves, and a second client is served all along.
+#[test]
+fn random_messages_never_break_the_server() {
+    let server = Server::start(&["--depth", "2", "--max-search", "1"]);
+    let mut client = server.client();
+    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = |n: u64| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) % n
+    };
+    let rules = ["othello", "6x6", "4x4", "anti", "reversi", "othello 32"];
+    let pick = |items: &[&'static str], i: u64| items[i as usize];
+    let mut checked = 0;
+    for _ in 0..600 {
+        let state = client.state.clone();
+        let legal: Vec<String> = state["legal"]
+            .as_array()
+            .map(|l| l.iter().map(|m| m.as_str().unwrap().to_string()).collect())
+            .unwrap_or_default();
+        let nodes = state["nodes"].as_array().map_or(1, Vec::len) as u64;
+        let message = match next(16) {
+            0..=4 if !legal.is_empty() => {
+                json!({"type": "play", "move": legal[next(legal.len() as u64) as usize]})
+            }
+            0..=4 => json!({"type": "play", "move": "a1"}),
+            5 => json!({"type": "back"}),
+            6 => json!({"type": "forward"}),
+            7 => json!({"type": "goto", "node": next(nodes + 2)}),
+            8 => json!({"type": "undo"}),
+            9 => json!({"type": "redo"}),
+            10 => json!({"type": "values", "on": next(2) == 0}),
+            11 => json!({"type": "new", "rules": rules[next(rules.len() as u64) as usize]}),
+            12 => {
+                json!({"type": "settings", "iago": pick(&["white", "black", "both", "none"], next(4))})
+            }
+            13 => {
+                json!({"type": pick(&["stop", "go", "promote", "start", "end", "ggf"], next(6))})
+            }
+            14 => {
+                json!({"type": "paste", "text": pick(&["f5d6", "x", "f5d6c3d3c4f4", "", "f5f5"], next(5))})
+            }
+            15 if next(2) == 0 => {
+                json!({"type": "solve", "mode": pick(&["exact", "wld"], next(2))})
+            }
+            _ => json!({"type": "review", "depth": 1}),
+        };
+        client.send(message);
+        // Read what came, briefly; check each state's board against its moves.
+        while let Some(m) =
+            client.try_next(Duration::from_millis(if next(4) == 0 { 20 } else { 1 }))
+        {
+            if m["type"] != "state" {
+                continue;
+            }
+            let (Some(squares), Some(rules)) = (m["squares"].as_str(), m["rules"].as_str()) else {
+                panic!("{m}");
+            };
+            assert_eq!(squares.len(), m["size"].as_u64().unwrap().pow(2) as usize);
+            if rules == "othello" && m["fragment"].as_str() == m["transcript"].as_str() {
+                // The line shown from the start: its board at the node is that of the moves
+                // of the path.
+                let nodes = m["nodes"].as_array().unwrap();
+                let mut path = Vec::new();
+                let mut at = m["node"].as_u64().unwrap() as usize;
+                while let Some(parent) = nodes[at]["parent"].as_u64() {
+                    path.push(nodes[at]["move"].as_str().unwrap().to_string());
+                    at = parent as usize;
+                }
+                path.reverse();
+                let mut game = iago::Game::new(iago::Rules::OTHELLO);
+                for mv in &path {
+                    game.play(iago::Move::parse(mv).unwrap()).unwrap();
+                }
+                let expected = iago::Rules::OTHELLO.board_string(&game.position());
+                assert_eq!(
+                    format!(
+                        "{squares} {}",
+                        if m["to_move"] == "black" { 'X' } else { 'O' }
+                    ),
+                    expected
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 20, "only {checked} states checked");
+    // The server lives on, and serves a new client at once.
+    let mut other = server.client();
+    other.state_with(
+        json!({"type": "paste", "text": "f5d6"}),
+        "transcript",
+        "f5d6",
+    );
+}
