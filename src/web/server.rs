@@ -230,7 +230,10 @@ async fn client(mut socket: WebSocket, shared: Arc<Shared>) {
             self.0.clients.fetch_sub(1, Relaxed);
         }
     }
-    shared.clients.fetch_add(1, Relaxed);
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    let id = NEXT.fetch_add(1, Relaxed);
+    let clients = shared.clients.fetch_add(1, Relaxed) + 1;
+    log::info!("client {id} connected ({clients} now)");
     let _counted = Counted(Arc::clone(&shared));
     let (mut session, mut events) = Session::new(shared);
     loop {
@@ -257,6 +260,10 @@ async fn client(mut socket: WebSocket, shared: Arc<Shared>) {
         }
     }
     // The session goes, and its search stops with it.
+    match session.job() {
+        Some(job) => log::info!("client {id} left: its {job} search stops"),
+        None => log::info!("client {id} left"),
+    }
 }
 
 async fn sleep_until(deadline: Option<std::time::Instant>) {

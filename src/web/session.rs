@@ -125,6 +125,11 @@ impl Session {
         std::mem::take(&mut self.out)
     }
 
+    /// The kind of the search under way (`play`, `values`, `solve`, `review`), if any.
+    pub fn job(&self) -> Option<&'static str> {
+        self.job.as_ref().map(|j| j.kind)
+    }
+
     /// When the clock of the side to move runs out, if it runs.
     pub fn flag_deadline(&self) -> Option<Instant> {
         self.clock.as_ref().and_then(GameClock::deadline)

@@ -276,7 +276,10 @@ function drawAnalysis() {
         (solved.mode === "exact" ? ` (${signed(solved.score)} for the side to move)` : "") +
         `, ${solved.nodes.toLocaleString("en")} nodes in ${(solved.time_ms / 1000).toFixed(2)} s`
       : solved.text;
-    lines.push(row("solved", text, solved.pv));
+    const p = row("solved", text, solved.pv);
+    p.id = "solve-result";
+    if (solved.solved) p.dataset.score = String(solved.score);
+    lines.push(p);
   }
   root.replaceChildren(...lines);
 }
