@@ -59,6 +59,10 @@ impl StopHandle {
 /// The most search threads an engine runs.
 pub const MAX_THREADS: usize = 1024;
 
+/// The largest hash table an engine takes, in MiB (the machine's memory is checked when the
+/// table is made).
+pub const MAX_HASH_MB: usize = crate::search::tt::MAX_MB;
+
 /// Why the engine could not be built.
 #[derive(Debug, thiserror::Error)]
 pub enum EngineError {
@@ -832,6 +836,15 @@ impl SearchRequest {
     /// them is legal, every legal move.
     pub fn moves(self, moves: u64) -> SearchRequest {
         SearchRequest { moves, ..self }
+    }
+
+    /// Starts the iterative deepening at `depth` instead of 1 (a caller that deepens one depth
+    /// a call, over the same hash table, as a streamed analysis does).
+    pub fn first_depth(self, depth: u32) -> SearchRequest {
+        SearchRequest {
+            first_depth: depth.max(1),
+            ..self
+        }
     }
 
     /// The limits.
