@@ -10,6 +10,7 @@ def main() -> None:
     with iago.Engine(threads=2, hash_mb=64) as engine:
         while not board.is_game_over():
             played = engine.play(board, iago.Limit(depth=6))
+            assert played is not None  # None only once the game is over
             board.push(played.move)
         outcome = board.outcome()
         assert outcome is not None

@@ -19,6 +19,7 @@ from ._iago import (
     PASS,
     WHITE,
     Analysis,
+    AnalysisStream,
     BadRecord,
     Board,
     Color,
@@ -46,7 +47,7 @@ from ._iago import (
     read_wthor,
 )
 
-from . import datasets
+from . import datasets, encodings
 
 
 def _restore(kind: str, args: Any) -> Any:
@@ -64,15 +65,32 @@ def _restore(kind: str, args: Any) -> Any:
     if kind == "limit":
         depth, time = args
         return Limit(depth=depth, time=time)
+    if kind in _BY_KEYWORDS and isinstance(args, dict):
+        return _BY_KEYWORDS[kind](**args)
     raise ValueError(f"cannot restore a {kind!r}")
+
+
+# The results rebuilt from their fields by keyword (their ``__reduce__`` gives the class's name
+# and the fields).
+_BY_KEYWORDS: dict[str, Any] = {
+    "Analysis": Analysis,
+    "PlayResult": PlayResult,
+    "Solution": Solution,
+    "MoveReview": MoveReview,
+    "Outcome": Outcome,
+    "Problem": Problem,
+    "GameRecord": GameRecord,
+}
 
 
 __all__ = [
     "datasets",
+    "encodings",
     "BLACK",
     "PASS",
     "WHITE",
     "Analysis",
+    "AnalysisStream",
     "BadRecord",
     "Board",
     "Color",

@@ -1,7 +1,10 @@
 """Type stubs of the compiled module ``iago._iago`` (re-exported by ``iago``)."""
 
 import os
+from types import TracebackType
 from typing import Any, Iterator, Literal, Optional, Union, final, overload
+
+from typing_extensions import deprecated
 
 import numpy as np
 from numpy.typing import NDArray
@@ -60,13 +63,22 @@ class LegalMoves:
 
 @final
 class Outcome:
+    def __init__(
+        self, *, winner: Optional[Color], score_for_black: int, black_discs: int, white_discs: int
+    ) -> None: ...
     @property
     def winner(self) -> Optional[Color]: ...
     @property
     def score_for_black(self) -> int: ...
     @property
+    def black_discs(self) -> int: ...
+    @property
+    def white_discs(self) -> int: ...
+    @property
+    @deprecated("Outcome.black is deprecated: use Outcome.black_discs")
     def black(self) -> int: ...
     @property
+    @deprecated("Outcome.white is deprecated: use Outcome.white_discs")
     def white(self) -> int: ...
     def result(self) -> str: ...
     def __hash__(self) -> int: ...
@@ -81,8 +93,14 @@ class Position:
     @property
     def size(self) -> int: ...
     @property
+    def black_mask(self) -> int: ...
+    @property
+    def white_mask(self) -> int: ...
+    @property
+    @deprecated("Position.black is deprecated: use Position.black_mask")
     def black(self) -> int: ...
     @property
+    @deprecated("Position.white is deprecated: use Position.white_mask")
     def white(self) -> int: ...
     @property
     def player(self) -> int: ...
@@ -99,12 +117,14 @@ class Position:
     def must_pass(self) -> bool: ...
     def outcome(self) -> Optional[Outcome]: ...
     def board_string(self) -> str: ...
+    def to_planes(self) -> NDArray[np.int8]: ...
     def transform(self, symmetry: int) -> Position: ...
     def symmetries(self) -> list[Position]: ...
     def canonical(self) -> Position: ...
     def __hash__(self) -> int: ...
     def _repr_svg_(self) -> str: ...
 
+@final
 class Board:
     def __init__(
         self, position: Optional[Union[str, Position]] = None, *, rules: str = "othello"
@@ -150,6 +170,7 @@ class Board:
     def disc_at(self, square: MoveLike) -> Optional[Color]: ...
     def transform(self, symmetry: int) -> Board: ...
     def symmetries(self) -> list[Board]: ...
+    def to_planes(self) -> NDArray[np.int8]: ...
     def to_array(self) -> NDArray[np.int8]: ...
     def _repr_svg_(self) -> str: ...
 
@@ -166,6 +187,21 @@ class Limit:
 
 @final
 class Analysis:
+    def __init__(
+        self,
+        *,
+        score: int,
+        best_move: Move,
+        pv: list[Move],
+        depth: int,
+        selectivity: int,
+        bound: Literal["exact", "wld", "estimate"],
+        nodes: int,
+        time: float,
+        turn: Color,
+        source: Literal["search", "book", "forced"],
+        multipv: int = 1,
+    ) -> None: ...
     @property
     def score(self) -> int: ...
     @property
@@ -190,9 +226,30 @@ class Analysis:
     def turn(self) -> Color: ...
     @property
     def source(self) -> Literal["search", "book", "forced"]: ...
+    @property
+    def multipv(self) -> int: ...
+
+@final
+class AnalysisStream:
+    def __iter__(self) -> AnalysisStream: ...
+    def __next__(self) -> Analysis: ...
+    def stop(self) -> None: ...
+    def wait(self) -> Optional[Analysis]: ...
+    @property
+    def info(self) -> Optional[Analysis]: ...
+    @property
+    def multipv(self) -> list[Analysis]: ...
+    def __enter__(self) -> AnalysisStream: ...
+    def __exit__(
+        self,
+        exc_type: Optional[type[BaseException]],
+        exc: Optional[BaseException],
+        tb: Optional[TracebackType],
+    ) -> None: ...
 
 @final
 class PlayResult:
+    def __init__(self, *, move: Move, info: Analysis) -> None: ...
     @property
     def move(self) -> Move: ...
     @property
@@ -200,6 +257,17 @@ class PlayResult:
 
 @final
 class Solution:
+    def __init__(
+        self,
+        *,
+        score: int,
+        best_move: Optional[Move],
+        pv: list[Move],
+        nodes: int,
+        time: float,
+        mode: Literal["exact", "wld"],
+        turn: Color,
+    ) -> None: ...
     @property
     def score(self) -> int: ...
     @property
@@ -219,6 +287,18 @@ class Solution:
 
 @final
 class MoveReview:
+    def __init__(
+        self,
+        *,
+        ply: int,
+        empties: int,
+        color: Color,
+        move: Move,
+        best_move: Move,
+        value: int,
+        best_value: int,
+        exact: bool,
+    ) -> None: ...
     @property
     def ply(self) -> int: ...
     @property
@@ -253,9 +333,16 @@ class Engine:
     def analyse(self, board: BoardLike, limit: Limit, *, multipv: None = None) -> Analysis: ...
     @overload
     def analyse(self, board: BoardLike, limit: Limit, *, multipv: int) -> list[Analysis]: ...
-    def play(self, board: BoardLike, limit: Limit) -> PlayResult: ...
+    def analysis(
+        self, board: BoardLike, limit: Optional[Limit] = None, *, multipv: int = 1
+    ) -> AnalysisStream: ...
+    def play(self, board: BoardLike, limit: Limit) -> Optional[PlayResult]: ...
     def solve(
-        self, board: BoardLike, *, mode: Literal["exact", "wld"] = "exact"
+        self,
+        board: BoardLike,
+        *,
+        mode: Literal["exact", "wld"] = "exact",
+        limit: Optional[Limit] = None,
     ) -> Optional[Solution]: ...
     def evaluate(self, board: BoardLike) -> int: ...
     def review(
@@ -267,7 +354,12 @@ class Engine:
     @property
     def closed(self) -> bool: ...
     def __enter__(self) -> Engine: ...
-    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> bool: ...
+    def __exit__(
+        self,
+        exc_type: Optional[type[BaseException]],
+        exc: Optional[BaseException],
+        tb: Optional[TracebackType],
+    ) -> None: ...
 
 @final
 class BadRecord:
@@ -280,6 +372,24 @@ class BadRecord:
 
 @final
 class GameRecord:
+    def __init__(
+        self,
+        *,
+        index: int,
+        line: Optional[int],
+        black: str,
+        white: str,
+        tags: dict[str, str],
+        tournament: str,
+        tournament_id: Optional[int],
+        black_id: Optional[int],
+        white_id: Optional[int],
+        year: Optional[int],
+        black_discs: Optional[int],
+        black_theoretical: Optional[int],
+        theoretical_depth: Optional[int],
+        board: Board,
+    ) -> None: ...
     @property
     def index(self) -> int: ...
     @property
@@ -312,6 +422,14 @@ class GameRecord:
 
 @final
 class Problem:
+    def __init__(
+        self,
+        *,
+        line: int,
+        position: Position,
+        moves: list[tuple[Move, int]],
+        best_score: Optional[int],
+    ) -> None: ...
     @property
     def line(self) -> int: ...
     @property
@@ -399,4 +517,5 @@ class GameBatch:
         NDArray[np.bool_],
         NDArray[np.int8],
         NDArray[np.int8],
+        NDArray[np.bool_],
     ]: ...

@@ -12,6 +12,7 @@ use iago::board::rules::PositionError;
 use iago::board::{Color, Game, IllegalMoveError, Move, Position, Rules, Square, State, Symmetry};
 
 use crate::errors::{illegal_move, invalid_move, invalid_position};
+pub(crate) use crate::position::{PyOutcome, PyPosition, disc_at, discs, outcome};
 
 /// A side: `Color.BLACK` (moves first) or `Color.WHITE`.
 #[pyclass(
@@ -74,7 +75,7 @@ impl PyColor {
 }
 
 /// A move: a disc on a square (index `row * 8 + col`, a1 = 0, h1 = 7, h8 = 63) or a pass.
-#[pyclass(module = "iago", name = "Move", frozen, eq, hash, ord)]
+#[pyclass(module = "iago", name = "Move", frozen, eq, hash, ord, from_py_object)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub struct PyMove(pub Move);
 
@@ -125,8 +126,9 @@ impl PyMove {
     /// The move under symmetry `symmetry` (0 to 7, see `Board.transform`) of a board of side
     /// `size`.
     #[pyo3(signature = (symmetry, size = 8))]
-    fn transform(&self, symmetry: i64, size: u8) -> PyResult<PyMove> {
+    fn transform(&self, symmetry: i64, size: i64) -> PyResult<PyMove> {
         let sym = symmetry_from_index(symmetry)?;
+        let size = crate::errors::in_range("size", size, 4, 8)? as u8;
         check_size(size)?;
         Ok(PyMove(transform_move(self.0, sym, size)))
     }
@@ -202,7 +204,7 @@ pub(crate) fn symmetry_from_index(index: i64) -> PyResult<Symmetry> {
         .ok_or_else(|| crate::errors::value_error(format!("symmetry {index} is not in 0..7")))
 }
 
-fn check_size(size: u8) -> PyResult<()> {
+pub(crate) fn check_size(size: u8) -> PyResult<()> {
     if matches!(size, 4 | 6 | 8) {
         Ok(())
     } else {
@@ -213,7 +215,7 @@ fn check_size(size: u8) -> PyResult<()> {
 }
 
 /// `(row, col)` under `sym` on a board of side `size`.
-fn transform_coords(sym: Symmetry, row: u8, col: u8, size: u8) -> (u8, u8) {
+pub(crate) fn transform_coords(sym: Symmetry, row: u8, col: u8, size: u8) -> (u8, u8) {
     let m = size - 1;
     match sym {
         Symmetry::Identity => (row, col),
@@ -227,7 +229,7 @@ fn transform_coords(sym: Symmetry, row: u8, col: u8, size: u8) -> (u8, u8) {
     }
 }
 
-fn transform_move(mv: Move, sym: Symmetry, size: u8) -> Move {
+pub(crate) fn transform_move(mv: Move, sym: Symmetry, size: u8) -> Move {
     match mv {
         Move::Pass => Move::Pass,
         Move::Play(sq) => {
@@ -253,7 +255,7 @@ pub(crate) fn transform_bits(bits: u64, sym: Symmetry, size: u8) -> u64 {
     out
 }
 
-fn transform_state(state: &State, sym: Symmetry, size: u8) -> State {
+pub(crate) fn transform_state(state: &State, sym: Symmetry, size: u8) -> State {
     let board = state.position.board;
     State {
         position: Position {
@@ -276,7 +278,7 @@ pub(crate) fn parse_rules(text: &str) -> PyResult<Rules> {
 
 /// The rules of a board string of side `size` under the rules named `rules`: their own size,
 /// or the string's when they name none (8x8, the default).
-fn rules_at(rules: Rules, size: u8) -> Result<Rules, String> {
+pub(crate) fn rules_at(rules: Rules, size: u8) -> Result<Rules, String> {
     if size == rules.size {
         Ok(rules)
     } else if rules.size == 8 {
@@ -310,12 +312,12 @@ pub(crate) fn transcript_error(e: TranscriptError) -> PyErr {
 }
 
 /// The rules' name for Python: `othello`, `6x6 anti`, ...
-fn rules_name(rules: Rules) -> String {
+pub(crate) fn rules_name(rules: Rules) -> String {
     rules.to_string()
 }
 
 /// `rules='...'` for a repr, empty for standard Othello.
-fn rules_suffix(rules: Rules) -> String {
+pub(crate) fn rules_suffix(rules: Rules) -> String {
     if rules == Rules::OTHELLO {
         String::new()
     } else {
@@ -387,258 +389,6 @@ impl LegalMoves {
     fn __repr__(&self) -> String {
         let moves: Vec<String> = self.moves().map(|m| m.to_string()).collect();
         format!("<LegalMoves ({}): {}>", moves.len(), moves.join(", "))
-    }
-}
-
-/// How a game ended: the winner (`None` for a draw), Black's disc difference with the empty
-/// squares going to the winner, and the discs on the board.
-#[pyclass(module = "iago", name = "Outcome", frozen, eq, hash, get_all)]
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct PyOutcome {
-    /// The winner, `None` for a draw.
-    winner: Option<PyColor>,
-    /// Black's disc difference, empties to the winner (as each rule set counts it).
-    score_for_black: i32,
-    /// Black's discs on the board.
-    black: u32,
-    /// White's discs on the board.
-    white: u32,
-}
-
-#[pymethods]
-impl PyOutcome {
-    /// `Black wins by 8`, `White wins by 2` or `draw`.
-    fn __str__(&self) -> String {
-        iago::board::Outcome {
-            score_for_black: self.score_for_black,
-        }
-        .to_string()
-    }
-
-    /// The discs as a result: `40-24` (Black's first).
-    fn result(&self) -> String {
-        format!("{}-{}", self.black, self.white)
-    }
-
-    fn __repr__(&self) -> String {
-        format!(
-            "<Outcome {} ({}-{}), score for Black {:+}>",
-            self.__str__(),
-            self.black,
-            self.white,
-            self.score_for_black
-        )
-    }
-}
-
-fn outcome(rules: &Rules, state: &State) -> Option<PyOutcome> {
-    if !rules.is_over(state) {
-        return None;
-    }
-    let score_for_black = rules.final_score_for_black(&state.position);
-    let outcome = iago::board::Outcome { score_for_black };
-    Some(PyOutcome {
-        winner: outcome.winner().map(PyColor::from),
-        score_for_black,
-        black: state.position.black().count(),
-        white: state.position.white().count(),
-    })
-}
-
-fn disc_at(state: &State, rules: &Rules, obj: &Bound<'_, PyAny>) -> PyResult<Option<PyColor>> {
-    match extract_move(obj)? {
-        Move::Play(sq) if rules.contains(sq) => Ok(state.position.disc(sq).map(PyColor::from)),
-        Move::Play(sq) => Err(invalid_move(format!(
-            "{sq} is off the {0}x{0} board",
-            rules.size
-        ))),
-        Move::Pass => Err(invalid_move("a pass is not a square")),
-    }
-}
-
-fn discs(state: &State, color: PyColor) -> u32 {
-    match Color::from(color) {
-        Color::Black => state.position.black().count(),
-        Color::White => state.position.white().count(),
-    }
-}
-
-/// An immutable position under a rule set: the discs, the side to move and (with a limited
-/// supply) the discs each side has left. Hashable: a dictionary key, a set member.
-#[pyclass(module = "iago", name = "Position", frozen, eq, hash)]
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct PyPosition {
-    pub(crate) rules: Rules,
-    pub(crate) state: State,
-}
-
-#[pymethods]
-impl PyPosition {
-    /// The position of a board string (`size`² squares a1 first, `X` Black, `O` White, `-`
-    /// empty, then the side to move), or the start of `rules`.
-    #[new]
-    #[pyo3(signature = (position = None, *, rules = "othello"))]
-    fn new(position: Option<&str>, rules: &str) -> PyResult<PyPosition> {
-        let rules = parse_rules(rules)?;
-        match position {
-            None => Ok(PyPosition {
-                rules,
-                state: rules.start(),
-            }),
-            Some(text) => {
-                let (rules, state) = parse_state(text, rules)?;
-                Ok(PyPosition { rules, state })
-            }
-        }
-    }
-
-    /// The side to move.
-    #[getter]
-    fn turn(&self) -> PyColor {
-        self.state.to_move().into()
-    }
-
-    /// The rule set's name (`othello`, `6x6 anti`, ...).
-    #[getter]
-    fn rules(&self) -> String {
-        rules_name(self.rules)
-    }
-
-    /// The board's side: 4, 6 or 8.
-    #[getter]
-    fn size(&self) -> u8 {
-        self.rules.size
-    }
-
-    /// Black's discs as a 64-bit mask (bit `row * 8 + col`).
-    #[getter]
-    fn black(&self) -> u64 {
-        self.state.position.black().0
-    }
-
-    /// White's discs as a 64-bit mask.
-    #[getter]
-    fn white(&self) -> u64 {
-        self.state.position.white().0
-    }
-
-    /// The side to move's discs as a 64-bit mask.
-    #[getter]
-    fn player(&self) -> u64 {
-        self.state.position.board.player
-    }
-
-    /// The other side's discs as a 64-bit mask.
-    #[getter]
-    fn opponent(&self) -> u64 {
-        self.state.position.board.opponent
-    }
-
-    /// The empty squares of the board.
-    #[getter]
-    fn empties(&self) -> u32 {
-        self.rules.empty_count(&self.state.position.board)
-    }
-
-    /// The legal moves.
-    #[getter]
-    fn legal_moves(&self) -> LegalMoves {
-        LegalMoves::of(&self.rules, &self.state)
-    }
-
-    /// The discs of `color` on the board.
-    fn discs(&self, color: PyColor) -> u32 {
-        discs(&self.state, color)
-    }
-
-    /// The colour on a square (a `Move`, `'d3'` or an index), `None` when empty.
-    fn disc_at(&self, square: &Bound<'_, PyAny>) -> PyResult<Option<PyColor>> {
-        disc_at(&self.state, &self.rules, square)
-    }
-
-    /// The position after `move` (a `Move`, `'d3'`, `'PA'` or an index).
-    fn play(&self, r#move: &Bound<'_, PyAny>) -> PyResult<PyPosition> {
-        let mv = extract_move(r#move)?;
-        let state = self.rules.play(&self.state, mv).map_err(illegal_move)?;
-        Ok(PyPosition {
-            rules: self.rules,
-            state,
-        })
-    }
-
-    /// Whether neither side can move.
-    fn is_game_over(&self) -> bool {
-        self.rules.is_over(&self.state)
-    }
-
-    /// Whether the side to move must pass (it has no move, the other side has one).
-    fn must_pass(&self) -> bool {
-        self.rules.must_pass(&self.state)
-    }
-
-    /// How the game ended; `None` while it goes on.
-    fn outcome(&self) -> Option<PyOutcome> {
-        outcome(&self.rules, &self.state)
-    }
-
-    /// The board string: `size`² squares a1 first, a space, the side to move.
-    fn board_string(&self) -> String {
-        self.rules.board_string(&self.state.position)
-    }
-
-    /// The position under symmetry `symmetry` (0 identity, 1 mirror columns, 2 mirror rows,
-    /// 3 half turn, 4 transpose (a1-h8 diagonal), 5 anti-transpose, 6 quarter turn clockwise,
-    /// 7 anticlockwise).
-    fn transform(&self, symmetry: i64) -> PyResult<PyPosition> {
-        let sym = symmetry_from_index(symmetry)?;
-        Ok(PyPosition {
-            rules: self.rules,
-            state: transform_state(&self.state, sym, self.rules.size),
-        })
-    }
-
-    /// The 8 images of the position under the symmetries, in `transform`'s order.
-    fn symmetries(&self) -> Vec<PyPosition> {
-        Symmetry::ALL
-            .iter()
-            .map(|&sym| PyPosition {
-                rules: self.rules,
-                state: transform_state(&self.state, sym, self.rules.size),
-            })
-            .collect()
-    }
-
-    /// The least of the 8 images (by Black's then White's discs as masks): the same for every
-    /// symmetric position.
-    fn canonical(&self) -> PyPosition {
-        let images = self.symmetries();
-        images
-            .into_iter()
-            .min_by_key(|p| (p.state.position.black().0, p.state.position.white().0))
-            .expect("8 images")
-    }
-
-    fn __str__(&self) -> String {
-        self.rules.grid(&self.state, true)
-    }
-
-    fn __repr__(&self) -> String {
-        format!(
-            "Position('{}'{})",
-            self.board_string(),
-            rules_suffix(self.rules)
-        )
-    }
-
-    fn _repr_svg_(&self) -> String {
-        crate::svg::board_svg(&self.rules, &self.state, None)
-    }
-
-    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py, (String, String)>> {
-        Ok((
-            restorer(py)?,
-            ("position", (self.board_string(), rules_name(self.rules))),
-        ))
     }
 }
 
@@ -931,7 +681,14 @@ impl PyBoard {
         (0..8).map(|i| self.transform(i)).collect()
     }
 
-    /// The board as a `size` x `size` grid of int8: 1 Black, -1 White, 0 empty (row 0 is row 1).
+    /// The position in the package's encoding: an int8 array of shape `(2, size, size)`, plane
+    /// 0 the discs of the side to move, plane 1 the other side's (`iago.encodings`).
+    fn to_planes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, numpy::PyArray3<i8>>> {
+        crate::position::planes(py, &self.rules(), &self.game.state())
+    }
+
+    /// The board as a `size` x `size` grid of int8 in absolute colours: 1 Black, -1 White, 0
+    /// empty (row 0 is row 1); `iago.encodings.planes_from_signed` turns it into the planes.
     fn to_array<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, numpy::PyArray2<i8>>> {
         let rules = self.rules();
         let position = self.game.position();

@@ -16,7 +16,8 @@ use iago::board::movegen;
 use iago::engine::{BookSource, EngineOptions};
 use iago::{Board, Color, Engine, Limits, Position, Rules, SearchRequest, SolveMode, State};
 
-use crate::errors::value_error;
+use crate::errors::{in_range, seed as seed_arg, threads as threads_arg, value_error};
+use crate::interrupt::{Cancel, interruptible};
 
 /// The pass in a row of moves with explicit passes.
 pub(crate) const PASS: i8 = 64;
@@ -103,6 +104,7 @@ fn with_engines<T: Send>(
     n: usize,
     threads: Option<usize>,
     hash_mb: usize,
+    cancel: &Cancel,
     work: impl Fn(&mut Engine, usize) -> Result<T, String> + Sync,
 ) -> Result<Vec<T>, String> {
     use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
@@ -124,11 +126,15 @@ fn with_engines<T: Send>(
                         ..EngineOptions::analysis()
                     })
                     .map_err(|e| e.to_string())?;
+                    cancel.arm(&mut engine);
                     let mut done = Vec::new();
                     loop {
                         let i = next.fetch_add(1, Relaxed);
                         if i >= n {
                             return Ok(done);
+                        }
+                        if cancel.is_cancelled() {
+                            return Err("interrupted".to_string());
                         }
                         done.push((i, work(&mut engine, i)?));
                     }
@@ -190,15 +196,18 @@ fn on_threads<T: Send>(threads: Option<usize>, f: impl FnOnce() -> T + Send) -> 
 #[pyo3(signature = (n, *, seed = 0, passes = false, first = 0, threads = None))]
 fn random_games<'py>(
     py: Python<'py>,
-    n: usize,
-    seed: u64,
+    n: i64,
+    seed: i128,
     passes: bool,
-    first: u64,
-    threads: Option<usize>,
+    first: i128,
+    threads: Option<i64>,
 ) -> PyResult<GameArrays<'py>> {
-    if n > 1 << 32 {
-        return Err(value_error(format!("{n} games is too many for one call")));
-    }
+    let n = in_range("n", n, 0, 1 << 32)? as usize;
+    let (seed, first, threads) = (
+        seed_arg("seed", seed)?,
+        seed_arg("first", first)?,
+        threads_arg(threads)?,
+    );
     let row = if passes { MAX_EXPLICIT + 2 } else { 62 };
     check_memory(n.checked_mul(row))?;
     let (moves, lengths, width) = py.detach(|| {
@@ -365,34 +374,36 @@ fn choose(values: &[(usize, i32)], temperature: f64, rng: &mut SplitMix) -> usiz
 #[allow(clippy::too_many_arguments)]
 fn engine_games<'py>(
     py: Python<'py>,
-    n: usize,
-    depth: u32,
+    n: i64,
+    depth: i64,
     temperature: f64,
-    seed: u64,
+    seed: i128,
     passes: bool,
-    first: u64,
-    threads: Option<usize>,
+    first: i128,
+    threads: Option<i64>,
 ) -> PyResult<GameArrays<'py>> {
-    if !(1..=20).contains(&depth) {
-        return Err(value_error(format!("depth {depth} is not in 1..20")));
-    }
+    let n = in_range("n", n, 0, 1 << 32)? as usize;
+    let depth = in_range("depth", depth, 1, 20)? as u32;
+    let (seed, first, threads) = (
+        seed_arg("seed", seed)?,
+        seed_arg("first", first)?,
+        threads_arg(threads)?,
+    );
     if !(temperature.is_finite() && temperature >= 0.0) {
         return Err(value_error(format!(
             "temperature {temperature} is not a number of discs of at least 0"
         )));
     }
-    if n > 1 << 32 {
-        return Err(value_error(format!("{n} games is too many for one call")));
-    }
     check_memory(n.checked_mul(2 * (MAX_EXPLICIT + 8)))?;
-    let played = py.detach(|| {
-        with_engines(n, threads, 1, |engine, i| {
-            let mut rng = SplitMix::new(seed, first + i as u64);
+    let cancel = Cancel::new();
+    let played = interruptible(py, &cancel, || {
+        with_engines(n, threads, 1, &cancel, |engine, i| {
+            let mut rng = SplitMix::new(seed, first.wrapping_add(i as u64));
             let mut row = [PAD; MAX_EXPLICIT];
             let len = engine_game(engine, &mut rng, depth, temperature, passes, &mut row);
             Ok((row, len))
         })
-    });
+    })?;
     let played = played.map_err(value_error)?;
     let width = if passes {
         played.iter().map(|&(_, l)| l).max().unwrap_or(0).max(60)
@@ -615,8 +626,9 @@ fn labels<'py>(
     moves: PyReadonlyArray2<'py, i8>,
     lengths: Option<PyReadonlyArray1<'py, i16>>,
     passes: bool,
-    threads: Option<usize>,
+    threads: Option<i64>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let threads = threads_arg(threads)?;
     let (rows, width, lengths) = read_rows(&moves, lengths.as_ref())?;
     check_memory(lengths.iter().sum::<usize>().checked_mul(3 * 64 + 1))?;
     let (board, flipped, legal, to_move, total) = py
@@ -756,10 +768,13 @@ fn exact_scores<'py>(
     py: Python<'py>,
     player: PyReadonlyArray1<'py, u64>,
     opponent: PyReadonlyArray1<'py, u64>,
-    threads: Option<usize>,
-    hash_mb: usize,
-    max_empties: u32,
+    threads: Option<i64>,
+    hash_mb: i64,
+    max_empties: i64,
 ) -> PyResult<Bound<'py, PyArray1<i8>>> {
+    let threads = threads_arg(threads)?;
+    let hash_mb = in_range("hash_mb", hash_mb, 1, 1 << 16)? as usize;
+    let max_empties = in_range("max_empties", max_empties, 0, 60)? as u32;
     let (p, o) = (player.as_slice()?, opponent.as_slice()?);
     if p.len() != o.len() {
         return Err(value_error(format!(
@@ -781,8 +796,9 @@ fn exact_scores<'py>(
             (p[i] | o[i]).count_zeros()
         )));
     }
-    let scores = py.detach(|| {
-        with_engines(p.len(), threads, hash_mb, |engine, i| {
+    let cancel = Cancel::new();
+    let scores = interruptible(py, &cancel, || {
+        with_engines(p.len(), threads, hash_mb, &cancel, |engine, i| {
             let state = State {
                 position: Position {
                     board: Board {
@@ -796,9 +812,9 @@ fn exact_scores<'py>(
             engine
                 .solve(Rules::OTHELLO, &state, SolveMode::Exact)
                 .map(|r| r.solution.score as i8)
-                .map_err(|_| "stopped".to_string())
+                .map_err(|_| "interrupted".to_string())
         })
-    });
+    })?;
     Ok(PyArray1::from_vec(py, scores.map_err(value_error)?))
 }
 

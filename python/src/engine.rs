@@ -1,314 +1,35 @@
-//! `Engine`, `Limit` and what a search gives (`Analysis`, `PlayResult`, `Solution`,
-//! `MoveReview`). Every search runs with the GIL released; `Engine.stop()` from another thread
-//! ends the search under way within milliseconds.
+//! `Engine`: searches, plays, solves, evaluates and reviews positions. Every search runs
+//! with the GIL released on a thread of its own, while the calling thread answers Ctrl-C (the
+//! search stops and `KeyboardInterrupt` is raised within milliseconds); `Engine.stop()` from
+//! another thread ends the search under way. What searches take and give is in
+//! [`crate::results`]; the streamed `analysis()` in [`crate::analysis`].
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
-use pyo3::exceptions::{PyOSError, PyRuntimeError};
+use pyo3::exceptions::{PyOSError, PyRuntimeError, PyTimeoutError};
 use pyo3::prelude::*;
 
 use iago::engine::{BookSource, EngineError, EngineOptions, EvalSource};
 use iago::records::PlayedGame;
-use iago::review::{MoveReview, ReviewOptions};
-use iago::search::{Bound as ScoreBound, Limits, SearchResult, Selectivity, SolveMode, Source};
-use iago::{Color, Engine, Game, Rules, SearchRequest, StopHandle};
+use iago::review::ReviewOptions;
+use iago::search::{Limits, Selectivity, SolveMode};
+use iago::{Engine, Game, Rules, SearchRequest};
 
-use crate::board::{PyColor, PyMove, extract_game, extract_state};
-use crate::errors::value_error;
-
-/// How long a search may go: to a depth (`Limit(depth=12)`), for a time in seconds
-/// (`Limit(time=0.5)`), or both (whichever comes first).
-#[pyclass(module = "iago", name = "Limit", frozen, get_all, eq)]
-#[derive(Clone, Copy, PartialEq)]
-pub struct PyLimit {
-    /// The depth in plies (1 to 60).
-    depth: Option<u32>,
-    /// Seconds.
-    time: Option<f64>,
-}
-
-#[pymethods]
-impl PyLimit {
-    #[new]
-    #[pyo3(signature = (*, depth = None, time = None))]
-    fn new(depth: Option<i64>, time: Option<f64>) -> PyResult<PyLimit> {
-        let depth = depth
-            .map(|d| {
-                u32::try_from(d)
-                    .ok()
-                    .filter(|d| (1..=60).contains(d))
-                    .ok_or_else(|| value_error(format!("depth {d} is not in 1..60")))
-            })
-            .transpose()?;
-        if let Some(t) = time
-            && !(t.is_finite() && t > 0.0 && t <= 1e6)
-        {
-            return Err(value_error(format!(
-                "time {t} is not a number of seconds above 0"
-            )));
-        }
-        if depth.is_none() && time.is_none() {
-            return Err(value_error("a limit needs a depth, a time or both"));
-        }
-        Ok(PyLimit { depth, time })
-    }
-
-    fn __repr__(&self) -> String {
-        let mut parts = Vec::new();
-        if let Some(d) = self.depth {
-            parts.push(format!("depth={d}"));
-        }
-        if let Some(t) = self.time {
-            parts.push(format!("time={t}"));
-        }
-        format!("Limit({})", parts.join(", "))
-    }
-
-    fn __reduce__<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> PyResult<crate::board::Reduced<'py, (Option<u32>, Option<f64>)>> {
-        Ok((
-            crate::board::restorer(py)?,
-            ("limit", (self.depth, self.time)),
-        ))
-    }
-}
-
-impl PyLimit {
-    fn limits(&self) -> Limits {
-        Limits {
-            depth: self.depth,
-            move_time: self.time.map(std::time::Duration::from_secs_f64),
-            clock: None,
-        }
-    }
-}
-
-/// A search's result: the score in discs for the side to move (`turn`), the best move and
-/// line, the depth and selectivity reached, whether the score is exact, nodes and seconds.
-#[pyclass(module = "iago", name = "Analysis", frozen, get_all)]
-#[derive(Clone)]
-pub struct PyAnalysis {
-    /// The value for the side to move: a disc difference (exact when `exact`).
-    score: i32,
-    /// The best move found (`PASS` when the side to move must pass or the game is over).
-    best_move: PyMove,
-    /// The best line, the best move first.
-    pv: Vec<PyMove>,
-    /// The depth reached (empties for an exact endgame search).
-    depth: u32,
-    /// ProbCut's confidence in percent (100: no selective cut).
-    selectivity: u8,
-    /// Whether `score` is the exact final disc difference under perfect play.
-    exact: bool,
-    /// `exact`, `wld` (a proven win, draw or loss of estimated size) or `estimate`.
-    bound: &'static str,
-    /// Positions visited.
-    nodes: u64,
-    /// Seconds.
-    time: f64,
-    /// The side to move, whose view `score` takes.
-    turn: PyColor,
-    /// `search`, `book` or `forced` (the only legal move, valued by a short search).
-    source: &'static str,
-}
-
-#[pymethods]
-impl PyAnalysis {
-    /// The score from Black's point of view.
-    #[getter]
-    fn score_for_black(&self) -> i32 {
-        for_black(self.turn, self.score)
-    }
-
-    fn __repr__(&self) -> String {
-        format!(
-            "<Analysis {} {:+} ({}) depth {}@{}% nodes {} time {:.3}s pv {}>",
-            self.best_move.0,
-            self.score,
-            self.bound,
-            self.depth,
-            self.selectivity,
-            self.nodes,
-            self.time,
-            line(&self.pv)
-        )
-    }
-}
-
-/// A line of moves as text: `d3 c5 f6`.
-fn line(pv: &[PyMove]) -> String {
-    let moves: Vec<String> = pv.iter().map(|m| m.0.to_string()).collect();
-    moves.join(" ")
-}
-
-/// A score for the side to move `turn`, from Black's point of view.
-fn for_black(turn: PyColor, score: i32) -> i32 {
-    match turn {
-        PyColor::Black => score,
-        PyColor::White => -score,
-    }
-}
-
-fn analysis(result: &SearchResult, turn: Color) -> PyAnalysis {
-    PyAnalysis {
-        score: result.score,
-        best_move: PyMove(result.best_move),
-        pv: result.pv.iter().map(|&m| PyMove(m)).collect(),
-        depth: result.depth,
-        selectivity: result.selectivity.percent(),
-        exact: result.bound == ScoreBound::Exact,
-        bound: match result.bound {
-            ScoreBound::Exact => "exact",
-            ScoreBound::WinLossDraw => "wld",
-            ScoreBound::Estimate => "estimate",
-        },
-        nodes: result.nodes,
-        time: result.time.as_secs_f64(),
-        turn: turn.into(),
-        source: match result.source {
-            Source::Search => "search",
-            Source::Book => "book",
-            Source::Forced => "forced",
-        },
-    }
-}
-
-/// The move an engine chose (`move`) and the search behind it (`info`).
-#[pyclass(module = "iago", name = "PlayResult", frozen, get_all)]
-#[derive(Clone)]
-pub struct PyPlayResult {
-    /// The move to play.
-    #[pyo3(name = "move")]
-    r#move: PyMove,
-    /// The search (or book probe) that chose it.
-    info: PyAnalysis,
-}
-
-#[pymethods]
-impl PyPlayResult {
-    fn __repr__(&self) -> String {
-        format!("<PlayResult {} {}>", self.r#move.0, self.info.__repr__())
-    }
-}
-
-/// An exact (or win/loss/draw) solution: the score for the side to move, the best line, nodes
-/// and seconds.
-#[pyclass(module = "iago", name = "Solution", frozen, get_all)]
-#[derive(Clone)]
-pub struct PySolution {
-    /// `exact`: the final disc difference under perfect play; `wld`: +2 win, 0 draw, -2 loss
-    /// (a proven bound).
-    score: i32,
-    /// The best move (`PASS` when the side to move must pass; `None` when the game is over).
-    best_move: Option<PyMove>,
-    /// A best line.
-    pv: Vec<PyMove>,
-    /// Positions visited.
-    nodes: u64,
-    /// Seconds.
-    time: f64,
-    /// `exact` or `wld`.
-    mode: &'static str,
-    /// The side to move, whose view `score` takes.
-    turn: PyColor,
-}
-
-#[pymethods]
-impl PySolution {
-    /// The score from Black's point of view.
-    #[getter]
-    fn score_for_black(&self) -> i32 {
-        for_black(self.turn, self.score)
-    }
-
-    fn __repr__(&self) -> String {
-        format!(
-            "<Solution {:+} ({}) nodes {} time {:.3}s pv {}>",
-            self.score,
-            self.mode,
-            self.nodes,
-            self.time,
-            line(&self.pv)
-        )
-    }
-}
-
-/// One reviewed move: the value of the move played and of the best move, in discs for the
-/// player who moved, and the loss between them.
-#[pyclass(module = "iago", name = "MoveReview", frozen, get_all)]
-#[derive(Clone)]
-pub struct PyMoveReview {
-    /// The move's place in the game, from 1 (passes count).
-    ply: usize,
-    /// Empty squares before the move.
-    empties: u32,
-    /// The mover.
-    color: PyColor,
-    /// The move played.
-    #[pyo3(name = "move")]
-    r#move: PyMove,
-    /// The best move found.
-    best_move: PyMove,
-    /// The value of the move played.
-    value: i32,
-    /// The value of the best move.
-    best_value: i32,
-    /// `best_value - value`.
-    loss: i32,
-    /// Whether both values are exact.
-    exact: bool,
-}
-
-#[pymethods]
-impl PyMoveReview {
-    fn __repr__(&self) -> String {
-        format!(
-            "<MoveReview ply {} {} {} {:+} best {} {:+} loss {}{}>",
-            self.ply,
-            Color::from(self.color).name(),
-            self.r#move.0,
-            self.value,
-            self.best_move.0,
-            self.best_value,
-            self.loss,
-            if self.exact { " (exact)" } else { "" }
-        )
-    }
-}
-
-fn move_review(review: &MoveReview) -> PyResult<PyMoveReview> {
-    let parse = |text: &str| {
-        iago::Move::parse(text)
-            .map(PyMove)
-            .map_err(|e| PyRuntimeError::new_err(e.to_string()))
-    };
-    Ok(PyMoveReview {
-        ply: review.ply,
-        empties: review.empties,
-        color: if review.black() {
-            PyColor::Black
-        } else {
-            PyColor::White
-        },
-        r#move: parse(&review.played)?,
-        best_move: parse(&review.best_move)?,
-        value: review.value,
-        best_value: review.best_value,
-        loss: review.loss,
-        exact: review.exact,
-    })
-}
+use crate::analysis::{PyAnalysisStream, Search};
+use crate::board::{extract_game, extract_state};
+use crate::errors::{in_range, value_error};
+use crate::interrupt::{Cancel, Deadline, interruptible};
+use crate::results::{PyAnalysis, PyLimit, PyMoveReview, PyPlayResult, PySolution, analysis};
 
 /// The engine: its threads, hash table, evaluation and book. A context manager; `close()`
 /// frees it. Searches release the GIL, so that other Python threads (another engine, say) run
-/// meanwhile; one engine runs one search at a time.
+/// meanwhile; one engine runs one search at a time (a second call waits for the first).
 #[pyclass(module = "iago", name = "Engine", frozen)]
 pub struct PyEngine {
-    engine: Mutex<Option<Engine>>,
-    /// The stop generation of the search under way.
-    stop: Mutex<Option<StopHandle>>,
+    engine: Arc<Mutex<Option<Engine>>>,
+    /// The cancels of the calls under way (`stop()` ends them all).
+    calls: Mutex<Vec<Arc<Cancel>>>,
 }
 
 fn engine_error(e: EngineError) -> PyErr {
@@ -318,31 +39,44 @@ fn engine_error(e: EngineError) -> PyErr {
     }
 }
 
+fn closed() -> PyErr {
+    PyRuntimeError::new_err("the engine is closed")
+}
+
 impl PyEngine {
-    /// Runs `f` on the engine without the GIL, in a new stop generation that `stop()` ends.
+    /// Runs `f` on the engine (under `rules`) on a thread of its own, the GIL released, in a
+    /// stop generation that `stop()`, Ctrl-C and `deadline` (counted from now) end.
     fn run<T: Send>(
         &self,
         py: Python<'_>,
         rules: Rules,
+        deadline: Option<Duration>,
         f: impl FnOnce(&mut Engine) -> PyResult<T> + Send,
     ) -> PyResult<T> {
-        py.detach(|| {
-            let mut guard = self
-                .engine
-                .lock()
-                .map_err(|_| PyRuntimeError::new_err("the engine failed in an earlier call"))?;
-            let engine = guard
-                .as_mut()
-                .ok_or_else(|| PyRuntimeError::new_err("the engine is closed"))?;
+        let cancel = Cancel::new();
+        self.calls
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(Arc::clone(&cancel));
+        let engine = &self.engine;
+        let timer = deadline.map(|after| Deadline::start(Arc::clone(&cancel), after));
+        let result = interruptible(py, &cancel, || {
+            let mut guard = engine.lock().unwrap_or_else(|e| e.into_inner());
+            let engine = guard.as_mut().ok_or_else(closed)?;
             if engine.rules() != rules {
                 engine.set_rules(rules).map_err(value_error)?;
             }
-            let handle = engine.stop_handle();
-            *self.stop.lock().unwrap_or_else(|e| e.into_inner()) = Some(handle);
-            let result = f(engine);
-            *self.stop.lock().unwrap_or_else(|e| e.into_inner()) = None;
-            result
-        })
+            cancel.arm(engine);
+            f(engine)
+        });
+        if let Some(timer) = timer {
+            timer.finish();
+        }
+        self.calls
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|c| !Arc::ptr_eq(c, &cancel));
+        result?
     }
 }
 
@@ -357,13 +91,18 @@ impl PyEngine {
     #[pyo3(signature = (*, threads = None, hash_mb = 64, book = None, eval = None, selectivity = None))]
     fn new(
         py: Python<'_>,
-        threads: Option<usize>,
-        hash_mb: usize,
+        threads: Option<i64>,
+        hash_mb: i64,
         book: Option<&Bound<'_, PyAny>>,
         eval: Option<String>,
-        selectivity: Option<u8>,
+        selectivity: Option<i64>,
     ) -> PyResult<PyEngine> {
         let defaults = EngineOptions::analysis();
+        let threads = match threads {
+            None => defaults.threads,
+            Some(n) => in_range("threads", n, 1, iago::engine::MAX_THREADS as i64)? as usize,
+        };
+        let hash_mb = in_range("hash_mb", hash_mb, 1, iago::engine::MAX_HASH_MB as i64)? as usize;
         let book = match book {
             None => BookSource::BuiltIn,
             Some(obj) => {
@@ -377,20 +116,28 @@ impl PyEngine {
                     let path: std::path::PathBuf = obj.extract().map_err(|_| {
                         value_error("book is True, False or the path of a book file")
                     })?;
+                    crate::records::check_file(&path)?;
                     BookSource::File(path)
                 }
             }
         };
         let selectivity = match selectivity {
             None => defaults.selectivity,
-            Some(p) => Selectivity::from_percent(p).ok_or_else(|| {
-                value_error(format!(
-                    "selectivity {p}% is not one of ProbCut's levels (58, 73, 87, 95, 98, 99, 100)"
-                ))
-            })?,
+            Some(p) => u8::try_from(p)
+                .ok()
+                .and_then(Selectivity::from_percent)
+                .ok_or_else(|| {
+                    value_error(format!(
+                        "selectivity {p} is not one of ProbCut's levels (58, 73, 87, 95, 98, 99, \
+                         100)"
+                    ))
+                })?,
         };
+        if let Some(path) = eval.as_deref().filter(|e| *e != "hand" && *e != "pattern") {
+            crate::records::check_file(std::path::Path::new(path))?;
+        }
         let options = EngineOptions {
-            threads: threads.unwrap_or(defaults.threads),
+            threads,
             hash_mb,
             selectivity,
             eval: eval
@@ -401,8 +148,8 @@ impl PyEngine {
         };
         let engine = py.detach(|| Engine::new(options)).map_err(engine_error)?;
         Ok(PyEngine {
-            engine: Mutex::new(Some(engine)),
-            stop: Mutex::new(None),
+            engine: Arc::new(Mutex::new(Some(engine))),
+            calls: Mutex::new(Vec::new()),
         })
     }
 
@@ -415,50 +162,101 @@ impl PyEngine {
         py: Python<'_>,
         board: &Bound<'_, PyAny>,
         limit: &PyLimit,
-        multipv: Option<usize>,
+        multipv: Option<i64>,
     ) -> PyResult<Py<PyAny>> {
         let (rules, state) = extract_state(board)?;
-        let request = SearchRequest::analyze(limit.limits()).state(state);
+        let limits = PyLimit::finite(limit, "analyse")?;
+        let request = SearchRequest::analyze(limits).state(state);
         let turn = state.to_move();
         match multipv {
             None => {
-                let result = self.run(py, rules, |e| Ok(e.search(&request, &mut |_| {})))?;
-                Ok(Py::new(py, analysis(&result, turn))?.into_any())
+                let result = self.run(py, rules, None, |e| Ok(e.search(&request, &mut |_| {})))?;
+                Ok(Py::new(py, analysis(&result, turn, 1))?.into_any())
             }
-            Some(0) => Err(value_error("multipv is at least 1")),
             Some(n) => {
-                let hints = self.run(py, rules, |e| Ok(e.hint(n, &request, &mut |_| {})))?;
-                let list: Vec<PyAnalysis> = hints.moves.iter().map(|r| analysis(r, turn)).collect();
+                let n = in_range("multipv", n, 1, 64)? as usize;
+                let hints = self.run(py, rules, None, |e| Ok(e.hint(n, &request, &mut |_| {})))?;
+                let list: Vec<PyAnalysis> = hints
+                    .moves
+                    .iter()
+                    .enumerate()
+                    .map(|(i, r)| analysis(r, turn, i + 1))
+                    .collect();
                 Ok(list.into_pyobject(py)?.into_any().unbind())
             }
         }
     }
 
+    /// Searches `board` depth by depth, streaming each completed depth (python-chess's
+    /// `engine.analysis()`): a context manager and an iterator of `Analysis` (with
+    /// `multipv=N`, the N lines of each depth in rank order). `limit` `None` (or `Limit()`)
+    /// runs until stopped.
+    #[pyo3(signature = (board, limit = None, *, multipv = 1))]
+    fn analysis(
+        &self,
+        board: &Bound<'_, PyAny>,
+        limit: Option<&PyLimit>,
+        multipv: i64,
+    ) -> PyResult<PyAnalysisStream> {
+        let (rules, state) = extract_state(board)?;
+        let multipv = in_range("multipv", multipv, 1, 64)? as usize;
+        let limits = limit.map_or_else(Limits::default, PyLimit::limits);
+        let cancel = Cancel::new();
+        let search = Search {
+            engine: Arc::clone(&self.engine),
+            rules,
+            state,
+            limits,
+            multipv,
+        };
+        if self
+            .engine
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .is_none()
+        {
+            return Err(closed());
+        }
+        self.calls
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|c| !c.is_cancelled());
+        self.calls
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(Arc::clone(&cancel));
+        PyAnalysisStream::start(search, cancel)
+    }
+
     /// The move to play in `board` within `limit`: from the opening book when it knows the
-    /// position, a forced move at once, else a search.
+    /// position, a forced move at once, else a search. `None` when the game is over.
     fn play(
         &self,
         py: Python<'_>,
         board: &Bound<'_, PyAny>,
         limit: &PyLimit,
-    ) -> PyResult<PyPlayResult> {
+    ) -> PyResult<Option<PyPlayResult>> {
         let (rules, state) = extract_state(board)?;
-        let request = SearchRequest::play(limit.limits()).state(state);
-        let result = self.run(py, rules, |e| Ok(e.search(&request, &mut |_| {})))?;
-        Ok(PyPlayResult {
-            r#move: PyMove(result.best_move),
-            info: analysis(&result, state.to_move()),
-        })
+        let limits = PyLimit::finite(limit, "play")?;
+        if rules.is_over(&state) {
+            return Ok(None);
+        }
+        let request = SearchRequest::play(limits).state(state);
+        let result = self.run(py, rules, None, |e| Ok(e.search(&request, &mut |_| {})))?;
+        Ok(Some(PyPlayResult::of(&result, state.to_move())))
     }
 
     /// Solves `board` exactly (`mode='exact'`: the final disc difference under perfect play)
-    /// or only win/draw/loss (`mode='wld'`). `None` when `stop()` ended it.
-    #[pyo3(signature = (board, *, mode = "exact"))]
+    /// or only win/draw/loss (`mode='wld'`). A finished game gives its final result. `None`
+    /// when `stop()` ended it; with `limit=Limit(time=T)`, `TimeoutError` when it is not solved
+    /// within T seconds.
+    #[pyo3(signature = (board, *, mode = "exact", limit = None))]
     fn solve(
         &self,
         py: Python<'_>,
         board: &Bound<'_, PyAny>,
         mode: &str,
+        limit: Option<&PyLimit>,
     ) -> PyResult<Option<PySolution>> {
         let (rules, state) = extract_state(board)?;
         let (solve_mode, name) = match mode {
@@ -470,22 +268,55 @@ impl PyEngine {
                 )));
             }
         };
-        let report = self.run(py, rules, |e| Ok(e.solve(rules, &state, solve_mode).ok()))?;
-        Ok(report.map(|r| PySolution {
-            score: r.solution.score,
-            best_move: r.solution.pv.first().map(|&m| PyMove(m)),
-            pv: r.solution.pv.iter().map(|&m| PyMove(m)).collect(),
-            nodes: r.solution.nodes,
-            time: r.elapsed.as_secs_f64(),
-            mode: name,
-            turn: state.to_move().into(),
-        }))
+        let time = match limit {
+            None => None,
+            Some(l) if l.depth().is_some() => {
+                return Err(value_error(
+                    "solve takes a time (Limit(time=...)), not a depth: it always goes to the end",
+                ));
+            }
+            Some(l) => l.time(),
+        };
+        let turn = state.to_move();
+        if rules.is_over(&state) {
+            let score = rules.final_score(&state.board());
+            let score = match solve_mode {
+                SolveMode::Exact => score,
+                SolveMode::WinLossDraw => 2 * score.signum(),
+            };
+            return Ok(Some(PySolution::finished(score, name, turn)));
+        }
+        let deadline = time.map(Duration::from_secs_f64);
+        let start = Instant::now();
+        let report = self.run(py, rules, deadline, |e| {
+            Ok(e.solve(rules, &state, solve_mode).ok())
+        })?;
+        match report {
+            Some(r) => Ok(Some(PySolution::of(
+                &r.solution,
+                r.elapsed.as_secs_f64(),
+                name,
+                turn,
+            ))),
+            None if deadline.is_some_and(|d| start.elapsed() >= d) => {
+                Err(PyTimeoutError::new_err(format!(
+                    "not solved within {} s ({} empties)",
+                    time.unwrap_or_default(),
+                    rules.empty_count(&state.board())
+                )))
+            }
+            None => Ok(None),
+        }
     }
 
-    /// The static evaluation of `board` for the side to move, in discs.
+    /// The static evaluation of `board` for the side to move, in discs; a finished game's
+    /// exact final score.
     fn evaluate(&self, py: Python<'_>, board: &Bound<'_, PyAny>) -> PyResult<i32> {
         let (rules, state) = extract_state(board)?;
-        self.run(py, rules, |e| {
+        if rules.is_over(&state) {
+            return Ok(rules.final_score(&state.board()));
+        }
+        self.run(py, rules, None, |e| {
             e.set_game(Game::from_state(rules, state));
             Ok(e.evaluate())
         })
@@ -494,17 +325,16 @@ impl PyEngine {
     /// Reviews every move of the game of `board` (its start and move stack), as `iago review`
     /// does: positions with more than `exact_from` empties searched `depth` plies deep, the
     /// others solved. Forced passes are not reviewed.
-    #[pyo3(signature = (board, *, depth = iago::review::DEFAULT_DEPTH, exact_from = iago::review::DEFAULT_EXACT_FROM))]
+    #[pyo3(signature = (board, *, depth = iago::review::DEFAULT_DEPTH as i64, exact_from = iago::review::DEFAULT_EXACT_FROM as i64))]
     fn review(
         &self,
         py: Python<'_>,
         board: &Bound<'_, PyAny>,
-        depth: u32,
-        exact_from: u32,
+        depth: i64,
+        exact_from: i64,
     ) -> PyResult<Vec<PyMoveReview>> {
-        if !(1..=60).contains(&depth) {
-            return Err(value_error(format!("depth {depth} is not in 1..60")));
-        }
+        let depth = in_range("depth", depth, 1, 60)? as u32;
+        let exact_from = in_range("exact_from", exact_from, 0, 64)? as u32;
         let game = extract_game(board)?;
         let rules = game.rules();
         let played = PlayedGame {
@@ -519,22 +349,22 @@ impl PyEngine {
             player: None,
             openings: Vec::new(),
         };
-        let reviews = self.run(py, rules, |e| {
+        let reviews = self.run(py, rules, None, |e| {
             iago::review::review_game(e, &played, 1, &options, &mut |_| {}).map_err(value_error)
         })?;
-        reviews.iter().map(move_review).collect()
+        reviews.iter().map(PyMoveReview::of).collect()
     }
 
     /// Ends the search under way (from another thread): it returns its best result so far.
     fn stop(&self) {
-        if let Some(handle) = self.stop.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
-            handle.stop();
+        for call in self.calls.lock().unwrap_or_else(|e| e.into_inner()).iter() {
+            call.cancel();
         }
     }
 
     /// Empties the hash table.
     fn clear_hash(&self, py: Python<'_>) -> PyResult<()> {
-        self.run(py, Rules::OTHELLO, |e| {
+        self.run(py, Rules::OTHELLO, None, |e| {
             e.clear_hash();
             Ok(())
         })
@@ -543,8 +373,9 @@ impl PyEngine {
     /// Frees the engine (its threads and table); later calls raise `RuntimeError`.
     fn close(&self, py: Python<'_>) {
         self.stop();
-        py.detach(|| {
-            let mut guard = self.engine.lock().unwrap_or_else(|e| e.into_inner());
+        let engine = Arc::clone(&self.engine);
+        py.detach(move || {
+            let mut guard = engine.lock().unwrap_or_else(|e| e.into_inner());
             *guard = None;
         });
     }
@@ -568,18 +399,12 @@ impl PyEngine {
         _exc_type: &Bound<'_, PyAny>,
         _exc: &Bound<'_, PyAny>,
         _tb: &Bound<'_, PyAny>,
-    ) -> bool {
+    ) {
         self.close(py);
-        false
     }
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<PyLimit>()?;
-    m.add_class::<PyAnalysis>()?;
-    m.add_class::<PyPlayResult>()?;
-    m.add_class::<PySolution>()?;
-    m.add_class::<PyMoveReview>()?;
     m.add_class::<PyEngine>()?;
     Ok(())
 }

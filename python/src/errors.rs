@@ -65,3 +65,28 @@ pub(crate) fn record_error(message: impl std::fmt::Display) -> PyErr {
 pub(crate) fn value_error(message: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(message.to_string())
 }
+
+/// `value` when it lies in `low..=high`; else a `ValueError` that names the parameter `name`.
+pub(crate) fn in_range(name: &str, value: i64, low: i64, high: i64) -> PyResult<i64> {
+    if (low..=high).contains(&value) {
+        Ok(value)
+    } else {
+        Err(value_error(format!(
+            "{name} must be {low} to {high}, not {value}"
+        )))
+    }
+}
+
+/// A seed (or a game number) given as any Python int: 0 to 2^64 - 1, else a `ValueError` that
+/// names `name`.
+pub(crate) fn seed(name: &str, value: i128) -> PyResult<u64> {
+    u64::try_from(value)
+        .map_err(|_| value_error(format!("{name} must be 0 to 2**64 - 1, not {value}")))
+}
+
+/// An optional number of threads: 1 to the library's most, else a `ValueError`.
+pub(crate) fn threads(value: Option<i64>) -> PyResult<Option<usize>> {
+    value
+        .map(|n| in_range("threads", n, 1, iago::engine::MAX_THREADS as i64).map(|n| n as usize))
+        .transpose()
+}

@@ -5,12 +5,16 @@
 
 use pyo3::prelude::*;
 
+mod analysis;
 mod batch;
 mod board;
 mod datasets;
 mod engine;
 mod errors;
+mod interrupt;
+mod position;
 mod records;
+mod results;
 mod svg;
 
 /// The compiled module; `iago/__init__.py` re-exports what users see.
@@ -21,6 +25,8 @@ fn _iago(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     board::register(m)?;
     engine::register(m)?;
+    results::register(m)?;
+    analysis::register(m)?;
     records::register(m)?;
     datasets::register(m)?;
     batch::register(m)?;

@@ -112,11 +112,94 @@ impl GameRecord {
             self.game.moves().len()
         )
     }
+
+    /// A record (as unpickling makes it): the fields, and the game as a `Board`.
+    #[new]
+    #[pyo3(signature = (*, index, line, black, white, tags, tournament, tournament_id, black_id, white_id, year, black_discs, black_theoretical, theoretical_depth, board))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        index: usize,
+        line: Option<usize>,
+        black: String,
+        white: String,
+        tags: Bound<'_, PyDict>,
+        tournament: String,
+        tournament_id: Option<u16>,
+        black_id: Option<u16>,
+        white_id: Option<u16>,
+        year: Option<u16>,
+        black_discs: Option<u8>,
+        black_theoretical: Option<u8>,
+        theoretical_depth: Option<u8>,
+        board: PyRef<'_, PyBoard>,
+    ) -> GameRecord {
+        GameRecord {
+            index,
+            line,
+            black,
+            white,
+            tags: tags.unbind(),
+            tournament,
+            tournament_id,
+            black_id,
+            white_id,
+            year,
+            black_discs,
+            black_theoretical,
+            theoretical_depth,
+            game: board.game.clone(),
+        }
+    }
+
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<crate::results::Reduced<'py>> {
+        let d = PyDict::new(py);
+        d.set_item("index", self.index)?;
+        d.set_item("line", self.line)?;
+        d.set_item("black", &self.black)?;
+        d.set_item("white", &self.white)?;
+        d.set_item("tags", self.tags.bind(py).copy()?)?;
+        d.set_item("tournament", &self.tournament)?;
+        d.set_item("tournament_id", self.tournament_id)?;
+        d.set_item("black_id", self.black_id)?;
+        d.set_item("white_id", self.white_id)?;
+        d.set_item("year", self.year)?;
+        d.set_item("black_discs", self.black_discs)?;
+        d.set_item("black_theoretical", self.black_theoretical)?;
+        d.set_item("theoretical_depth", self.theoretical_depth)?;
+        d.set_item("board", self.board())?;
+        crate::results::reduced(py, "GameRecord", d)
+    }
+
+    /// Equal when every field and the game (start, rules and moves) are.
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let Ok(other) = other.cast::<GameRecord>() else {
+            return Ok(false);
+        };
+        let o = other.get();
+        let py = other.py();
+        Ok(self.index == o.index
+            && self.line == o.line
+            && self.black == o.black
+            && self.white == o.white
+            && self.tournament == o.tournament
+            && self.tournament_id == o.tournament_id
+            && self.black_id == o.black_id
+            && self.white_id == o.white_id
+            && self.year == o.year
+            && self.black_discs == o.black_discs
+            && self.black_theoretical == o.black_theoretical
+            && self.theoretical_depth == o.theoretical_depth
+            && self.game.rules() == o.game.rules()
+            && self.game.start_state() == o.game.start_state()
+            && self.game.moves() == o.game.moves()
+            && self.tags.bind(py).eq(o.tags.bind(py))?)
+    }
 }
 
 /// A position of a problem file with its annotations: the scores of moves (OBF) and the
 /// best score when the line gives one.
-#[pyclass(module = "iago", name = "Problem", frozen, get_all)]
+#[pyclass(module = "iago", name = "Problem", frozen, get_all, eq)]
+#[derive(Clone, PartialEq)]
 pub struct PyProblem {
     /// The line (from 1).
     line: usize,
@@ -130,6 +213,32 @@ pub struct PyProblem {
 
 #[pymethods]
 impl PyProblem {
+    /// A problem (as unpickling makes it).
+    #[new]
+    #[pyo3(signature = (*, line, position, moves, best_score))]
+    fn new(
+        line: usize,
+        position: PyPosition,
+        moves: Vec<(PyMove, i32)>,
+        best_score: Option<i32>,
+    ) -> PyProblem {
+        PyProblem {
+            line,
+            position,
+            moves,
+            best_score,
+        }
+    }
+
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<crate::results::Reduced<'py>> {
+        let d = PyDict::new(py);
+        d.set_item("line", self.line)?;
+        d.set_item("position", self.position)?;
+        d.set_item("moves", self.moves.clone())?;
+        d.set_item("best_score", self.best_score)?;
+        crate::results::reduced(py, "Problem", d)
+    }
+
     /// The annotated moves that reach the best score.
     fn best_moves(&self) -> Vec<PyMove> {
         match self.best_score {
@@ -145,12 +254,13 @@ impl PyProblem {
 
     fn __repr__(&self) -> String {
         format!(
-            "<Problem line {} {} best {:?}>",
+            "<Problem line {} {} best {}>",
             self.line,
             self.position
                 .rules
                 .board_string(&self.position.state.position),
             self.best_score
+                .map_or_else(|| "unknown".to_string(), |s| format!("{s:+}"))
         )
     }
 }
@@ -177,9 +287,40 @@ pub struct GameReader {
     errors: Vec<BadRecord>,
 }
 
+/// The `OSError` of `e` about `path`, with its errno, so that Python makes it the subclass it
+/// stands for (`FileNotFoundError`, `IsADirectoryError`, `PermissionError`…) with the path as
+/// `filename`.
+pub(crate) fn os_error(path: &Path, e: &std::io::Error) -> PyErr {
+    let text = e.to_string();
+    let strerror = match text.rfind(" (os error ") {
+        Some(at) => text[..at].to_string(),
+        None => text,
+    };
+    match e.raw_os_error() {
+        Some(errno) => {
+            pyo3::exceptions::PyOSError::new_err((errno, strerror, path.display().to_string()))
+        }
+        None => pyo3::exceptions::PyOSError::new_err(format!("{}: {strerror}", path.display())),
+    }
+}
+
+/// Nothing when `path` is a file that exists; `FileNotFoundError`, `IsADirectoryError` (or the
+/// `OSError` the system gives) naming it otherwise.
+pub(crate) fn check_file(path: &Path) -> PyResult<()> {
+    let metadata = std::fs::metadata(path).map_err(|e| os_error(path, &e))?;
+    if metadata.is_dir() {
+        #[cfg(unix)]
+        let e = std::io::Error::from_raw_os_error(libc::EISDIR);
+        #[cfg(not(unix))]
+        let e = std::io::Error::other("is a directory");
+        return Err(os_error(path, &e));
+    }
+    Ok(())
+}
+
 fn read_file(path: &Path) -> PyResult<Vec<u8>> {
-    std::fs::read(path)
-        .map_err(|e| pyo3::exceptions::PyOSError::new_err(format!("{}: {e}", path.display())))
+    check_file(path)?;
+    std::fs::read(path).map_err(|e| os_error(path, &e))
 }
 
 fn text_of(bytes: Vec<u8>, path: &Path) -> PyResult<String> {
@@ -333,9 +474,18 @@ impl GameReader {
 #[pyo3(signature = (path, *, rules = "othello", strict = false))]
 fn read_games(path: PathBuf, rules: &str, strict: bool) -> PyResult<GameReader> {
     let rules = parse_rules(rules)?;
-    let file = std::fs::File::open(&path)
-        .map_err(|e| pyo3::exceptions::PyOSError::new_err(format!("{}: {e}", path.display())))?;
-    let lines: Lines = Box::new(std::io::BufReader::new(file));
+    check_file(&path)?;
+    let file = std::fs::File::open(&path).map_err(|e| os_error(&path, &e))?;
+    let mut reader = std::io::BufReader::new(file);
+    // A binary file (a WTHOR archive, say) is one error, not one a line.
+    let head = std::io::BufRead::fill_buf(&mut reader).map_err(|e| os_error(&path, &e))?;
+    if head.contains(&0) {
+        return Err(record_error(format!(
+            "{}: a binary file, not GGF or transcripts (read_wthor reads WTHOR archives)",
+            path.display()
+        )));
+    }
+    let lines: Lines = Box::new(reader);
     Ok(text_reader(
         lines,
         &path.display().to_string(),

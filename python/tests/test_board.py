@@ -122,7 +122,7 @@ def test_positions_are_immutable_hashable_and_round_trip() -> None:
     assert Position(a.board_string()) == a
     assert len({a, Position(a.board_string()), Position()}) == 2
     assert a.turn == WHITE and a.discs(BLACK) == 5 and a.empties == 57
-    assert a.black & a.white == 0 and a.player == a.white
+    assert a.black_mask & a.white_mask == 0 and a.player == a.white_mask
     assert a.canonical() == b.canonical()
     assert len(set(a.symmetries())) == 8
     after = a.play("d3")
@@ -173,9 +173,9 @@ def test_a_whole_game_ends_with_an_outcome() -> None:
         board.push(moves[int(rng.integers(len(moves)))])
     outcome = board.outcome()
     assert outcome is not None and len(board.legal_moves) == 0
-    assert outcome.black + outcome.white + board.empties == 64
+    assert outcome.black_discs + outcome.white_discs + board.empties == 64
     assert outcome.score_for_black == board.position().outcome().score_for_black  # type: ignore[union-attr]
-    assert outcome.result() == f"{outcome.black}-{outcome.white}"
+    assert outcome.result() == f"{outcome.black_discs}-{outcome.white_discs}"
     replay = Board.from_transcript(board.transcript())
     assert replay == board and replay.transcript(passes=True) == board.transcript(passes=True)
 

@@ -9,6 +9,7 @@ import pytest
 
 import iago
 import iago.datasets
+import iago.encodings
 import iago.env
 
 from conftest import REPO
@@ -20,7 +21,7 @@ def test_the_documents_examples_run(path: str) -> None:
     assert result.attempted > 0 and result.failed == 0
 
 
-@pytest.mark.parametrize("module", [iago, iago.datasets, iago.env])
+@pytest.mark.parametrize("module", [iago, iago.datasets, iago.encodings, iago.env])
 def test_the_modules_examples_run(module: object) -> None:
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)  # type: ignore[arg-type]
     assert result.attempted > 0 and result.failed == 0

@@ -65,10 +65,12 @@ def test_multipv_gives_the_best_moves_in_order() -> None:
 def test_play_uses_the_book_then_searches() -> None:
     with Engine(threads=1, hash_mb=16) as engine:
         opening = engine.play(Board(), Limit(depth=4))
+        assert opening is not None
         assert opening.move in Board().legal_moves and opening.info.source == "book"
     with Engine(threads=1, hash_mb=16, book=False) as engine:
         board = Board.from_transcript("f5d6c3d3c4f4c5b3c2")
         played = engine.play(board, Limit(depth=5))
+        assert played is not None
         assert played.info.source == "search" and played.move in board.legal_moves
         assert played.info.depth == 5
 
@@ -132,8 +134,6 @@ def test_review_gives_each_move_its_loss() -> None:
 
 def test_bad_arguments_raise_value_errors() -> None:
     with pytest.raises(ValueError):
-        Limit()
-    with pytest.raises(ValueError):
         Limit(depth=0)
     with pytest.raises(ValueError):
         Limit(time=-1.0)
@@ -148,6 +148,10 @@ def test_bad_arguments_raise_value_errors() -> None:
             engine.solve(Board(), mode="fast")  # type: ignore[arg-type]
         with pytest.raises(ValueError):
             engine.analyse(Board(), Limit(depth=2), multipv=0)
+        # Limit() runs until stopped: only analysis() takes it.
+        for call in (engine.analyse, engine.play):
+            with pytest.raises(ValueError, match="analysis"):
+                call(Board(), Limit())
         with pytest.raises(iago.InvalidPositionError):
             engine.analyse("garbage", Limit(depth=2))
         # The engine still works after the errors.
