@@ -85,7 +85,8 @@ impl GameBatch {
 }
 
 /// What `step` gives: the observations and masks, the rewards of the movers, which games
-/// ended, the observations those games ended on, and the side to move in each.
+/// ended, the observations those games ended on, the side to move in each, and which games
+/// ended by an illegal action.
 type StepResult<'py> = (
     Bound<'py, PyArray4<i8>>,
     Bound<'py, PyArray2<i8>>,
@@ -93,6 +94,7 @@ type StepResult<'py> = (
     Bound<'py, PyArray1<bool>>,
     Bound<'py, PyArray4<i8>>,
     Bound<'py, PyArray1<i8>>,
+    Bound<'py, PyArray1<bool>>,
 );
 
 #[pymethods]
@@ -100,10 +102,9 @@ impl GameBatch {
     /// `n` games at the standard start. `seed` seeds `random_actions`.
     #[new]
     #[pyo3(signature = (n, *, seed = 0))]
-    fn new(n: usize, seed: u64) -> PyResult<GameBatch> {
-        if n == 0 || n > 1 << 24 {
-            return Err(value_error(format!("{n} games is not in 1..16777216")));
-        }
+    fn new(n: i64, seed: i128) -> PyResult<GameBatch> {
+        let n = crate::errors::in_range("n", n, 1, 1 << 24)? as usize;
+        let seed = crate::errors::seed("seed", seed)?;
         Ok(GameBatch {
             slots: vec![Slot::start(); n],
             rng: SplitMix::new(seed, 0),
@@ -151,11 +152,13 @@ impl GameBatch {
         PyArray1::from_vec(py, actions)
     }
 
-    /// Plays one action per game (0-63 a square, 64 the pass; every action legal, else
-    /// `ValueError` and no game changes). Returns the observations and masks after the step
-    /// (a finished game's are of its new start), the rewards of the side that moved (+1 win,
-    /// -1 loss, 0 draw or not over), which games ended, the observations they ended on (zeros
-    /// elsewhere), and the side to move now.
+    /// Plays one action per game (0-63 a square, 64 the pass; an action outside 0..64 is a
+    /// `ValueError` and no game changes). An illegal action loses: its game ends with reward
+    /// -1 to the mover, on the board it was played on. Returns the observations and masks
+    /// after the step (a finished game's are of its new start), the rewards of the side that
+    /// moved (+1 win, -1 loss, 0 draw or not over), which games ended, the observations they
+    /// ended on (zeros elsewhere), the side to move now, and which games ended by an illegal
+    /// action.
     fn step<'py>(
         &mut self,
         py: Python<'py>,
@@ -169,24 +172,36 @@ impl GameBatch {
                 actions.len()
             )));
         }
-        for (i, (&action, slot)) in actions.iter().zip(&self.slots).enumerate() {
-            let moves = slot.moves();
-            let legal = match action {
-                0..=63 => moves >> action & 1 != 0,
-                PASS_ACTION => moves == 0 && !slot.is_over(),
-                _ => false,
-            };
-            if !legal {
-                return Err(value_error(format!(
-                    "game {i}: action {action} is not legal (mask {moves:#018x})"
-                )));
-            }
+        if let Some((i, action)) = actions
+            .iter()
+            .enumerate()
+            .find(|&(_, a)| !(0..=PASS_ACTION).contains(a))
+        {
+            return Err(value_error(format!(
+                "game {i}: action {action} is not in the action space 0..64"
+            )));
         }
         let mut rewards = vec![0f32; n];
         let mut done = vec![false; n];
+        let mut illegal = vec![false; n];
         let mut finals = vec![0i8; n * 128];
         for (i, (&action, slot)) in actions.iter().zip(self.slots.iter_mut()).enumerate() {
             let board = slot.board;
+            let moves = slot.moves();
+            let legal = match action {
+                PASS_ACTION => moves == 0 && !slot.is_over(),
+                square => moves >> square & 1 != 0,
+            };
+            let last = &mut finals[i * 128..(i + 1) * 128];
+            if !legal {
+                // The mover loses on the board as it stands.
+                rewards[i] = -1.0;
+                done[i] = true;
+                illegal[i] = true;
+                write_planes(std::slice::from_ref(slot), last);
+                *slot = Slot::start();
+                continue;
+            }
             let after = if action == PASS_ACTION {
                 board.pass()
             } else {
@@ -203,10 +218,7 @@ impl GameBatch {
                 let score = mover.final_score();
                 rewards[i] = score.signum() as f32;
                 done[i] = true;
-                write_planes(
-                    std::slice::from_ref(slot),
-                    &mut finals[i * 128..(i + 1) * 128],
-                );
+                write_planes(std::slice::from_ref(slot), last);
                 *slot = Slot::start();
             }
         }
@@ -218,6 +230,7 @@ impl GameBatch {
             PyArray1::from_vec(py, done),
             PyArray1::from_vec(py, finals).reshape([n, 2, 8, 8])?,
             self.to_move(py),
+            PyArray1::from_vec(py, illegal),
         ))
     }
 }
