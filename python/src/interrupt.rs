@@ -57,14 +57,26 @@ impl Cancel {
     }
 }
 
+/// Whether this is the interpreter's main thread, the one that runs the signal handlers.
+fn on_main_thread(py: Python<'_>) -> PyResult<bool> {
+    let threading = py.import("threading")?;
+    let current = threading.call_method0("current_thread")?;
+    Ok(current.is(&threading.call_method0("main_thread")?))
+}
+
 /// Runs `work` on a thread of its own, the GIL released, and waits for it while answering the
 /// interpreter's signals: an exception from a signal handler (`KeyboardInterrupt` for Ctrl-C)
-/// cancels `cancel`, waits for `work` to end (its searches stop at once) and is raised.
+/// cancels `cancel`, waits for `work` to end (its searches stop at once) and is raised. On
+/// another thread than the main one (which alone runs the handlers) `work` runs in place,
+/// the GIL released.
 pub(crate) fn interruptible<T: Send>(
     py: Python<'_>,
     cancel: &Cancel,
     work: impl FnOnce() -> T + Send,
 ) -> PyResult<T> {
+    if !on_main_thread(py)? {
+        return Ok(py.detach(work));
+    }
     std::thread::scope(|scope| {
         let (done, finished) = sync_channel::<()>(1);
         let finished = Mutex::new(finished);
