@@ -6,7 +6,8 @@
 //!    Playwright installed by pip when missing;
 //! 3. `pip install ./python` into it (the package as a user installs it);
 //! 4. `pytest python/tests` (against the binary of step 1) and `mypy --strict` on the package,
-//!    its stubs, the examples and the browser tests;
+//!    its stubs, the examples (one of which uses every public name), the tests and the browser
+//!    tests;
 //! 5. `pytest tests/browser`: `iago web` clicked in a real headless Chromium (Debian's
 //!    `chromium`, or the browser `IAGO_CHROMIUM` names; Playwright drives it and downloads no
 //!    browser of its own); screenshots and figures go to `target/web-screenshots`.
@@ -131,6 +132,7 @@ fn test(python_only: bool, browser_only: bool) -> Result<(), String> {
             "python/iago",
             "python/examples",
             "python/bench",
+            "python/tests",
         ])
         .current_dir(&root))?;
     run(Command::new(&python)
