@@ -4,7 +4,7 @@
 //! another thread ends the search under way. What searches take and give is in
 //! [`crate::results`]; the streamed `analysis()` in [`crate::analysis`].
 
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyTimeoutError};
@@ -28,8 +28,9 @@ use crate::results::{PyAnalysis, PyLimit, PyMoveReview, PyPlayResult, PySolution
 #[pyclass(module = "iago", name = "Engine", frozen)]
 pub struct PyEngine {
     engine: Arc<Mutex<Option<Engine>>>,
-    /// The cancels of the calls under way (`stop()` ends them all).
-    calls: Mutex<Vec<Arc<Cancel>>>,
+    /// The cancels of the calls and streams under way (`stop()` ends them all); a call or
+    /// stream that ended has dropped its cancel.
+    calls: Mutex<Vec<Weak<Cancel>>>,
 }
 
 fn engine_error(e: EngineError) -> PyErr {
@@ -54,10 +55,7 @@ impl PyEngine {
         f: impl FnOnce(&mut Engine) -> PyResult<T> + Send,
     ) -> PyResult<T> {
         let cancel = Cancel::new();
-        self.calls
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(Arc::clone(&cancel));
+        self.register(&cancel);
         let engine = &self.engine;
         let timer = deadline.map(|after| Deadline::start(Arc::clone(&cancel), after));
         let result = interruptible(py, &cancel, || {
@@ -72,11 +70,14 @@ impl PyEngine {
         if let Some(timer) = timer {
             timer.finish();
         }
-        self.calls
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .retain(|c| !Arc::ptr_eq(c, &cancel));
         result?
+    }
+
+    /// Lets `stop()` reach `cancel` while it lives; forgets the ones that ended.
+    fn register(&self, cancel: &Arc<Cancel>) {
+        let mut calls = self.calls.lock().unwrap_or_else(|e| e.into_inner());
+        calls.retain(|c| c.strong_count() > 0);
+        calls.push(Arc::downgrade(cancel));
     }
 }
 
@@ -217,14 +218,7 @@ impl PyEngine {
         {
             return Err(closed());
         }
-        self.calls
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .retain(|c| !c.is_cancelled());
-        self.calls
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(Arc::clone(&cancel));
+        self.register(&cancel);
         PyAnalysisStream::start(search, cancel)
     }
 
@@ -358,7 +352,9 @@ impl PyEngine {
     /// Ends the search under way (from another thread): it returns its best result so far.
     fn stop(&self) {
         for call in self.calls.lock().unwrap_or_else(|e| e.into_inner()).iter() {
-            call.cancel();
+            if let Some(call) = call.upgrade() {
+                call.cancel();
+            }
         }
     }
 
