@@ -315,3 +315,19 @@ fn the_evaluation_kernel_follows_the_environment() {
     assert_eq!(pattern.uses_avx2(), avx2 && !forced);
     assert!(!pattern.with_portable_kernel().uses_avx2());
 }
+
+/// A move that takes the opponent's last discs wins the game at once, at every depth: the
+/// search does not take a wiped-out side for a position to evaluate (ProbCut's shallow
+/// searches included). Black's f4 takes d4 and e4; d5 and f5 take one disc each.
+#[test]
+fn a_wipe_out_is_seen_at_every_depth() {
+    let position =
+        parse_position("-------------------X------XOO----------------------------------- X")
+            .unwrap();
+    for depth in [1, 2, 4, 12] {
+        let mut engine = engine_one_thread_with(Game::from_position(Rules::OTHELLO, position));
+        let result = engine.search(&SearchRequest::play(Limits::depth(depth)), &mut |_| {});
+        assert_eq!(result.best_move.to_string(), "f4", "depth {depth}");
+        assert_eq!(result.score, 64, "depth {depth}");
+    }
+}

@@ -137,6 +137,10 @@ impl<'a, E: SearchEval + ?Sized> SearchGame for Othello<'a, E> {
 
     #[inline]
     fn evaluate(&self, node: &Self::Node, known: Option<Replies>) -> i32 {
+        // A side without discs has lost the whole board (a wipe-out ends the game at once).
+        if node.board.player == 0 {
+            return node.board.final_score();
+        }
         self.eval.evaluate_with(&node.board, &node.state, known)
     }
 

@@ -476,7 +476,7 @@ impl<'a> VariantSearch<'a> {
 }
 
 /// A simple evaluation for the side to move, in discs: mobility, and corners (good when most
-/// discs wins, bad when fewest does). Never a proven score.
+/// discs wins, bad when fewest does); the final score when neither side can move.
 pub fn evaluate(rules: &Rules, state: &State) -> i32 {
     evaluate_with_moves(rules, state, rules.moves(state))
 }
@@ -484,6 +484,9 @@ pub fn evaluate(rules: &Rules, state: &State) -> i32 {
 fn evaluate_with_moves(rules: &Rules, state: &State, moves: u64) -> i32 {
     let board = state.board();
     let replies = rules.moves(&state.pass());
+    if moves == 0 && replies == 0 {
+        return rules.final_score(&board);
+    }
     let mobility = moves.count_ones() as i32 - replies.count_ones() as i32;
     let corners = rules.corners();
     let corner = (board.player & corners).count_ones() as i32
