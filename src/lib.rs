@@ -62,6 +62,7 @@ pub mod perft;
 pub(crate) mod protocol;
 pub mod records;
 pub mod review;
+pub(crate) mod rng;
 pub mod search;
 pub(crate) mod train;
 #[cfg(feature = "web")]

@@ -190,7 +190,7 @@ pub fn schedule(count: usize, rounds: usize, random: Option<u64>) -> Vec<usize> 
     let Some(seed) = random else {
         return (0..rounds).map(|r| r % count).collect();
     };
-    let mut rng = SplitMix64(seed);
+    let mut rng = crate::rng::SplitMix64::new(seed);
     let mut order = Vec::with_capacity(rounds);
     let mut deck: Vec<usize> = Vec::new();
     while order.len() < rounds {
@@ -198,26 +198,13 @@ pub fn schedule(count: usize, rounds: usize, random: Option<u64>) -> Vec<usize> 
             deck = (0..count).collect();
             // Fisher-Yates; the deck is dealt from the back.
             for i in (1..deck.len()).rev() {
-                let j = (rng.next() % (i as u64 + 1)) as usize;
+                let j = (rng.next_u64() % (i as u64 + 1)) as usize;
                 deck.swap(i, j);
             }
         }
         order.push(deck.pop().expect("a full deck"));
     }
     order
-}
-
-/// A small seeded generator (SplitMix64), enough to shuffle openings reproducibly.
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
 }
 
 #[cfg(test)]

@@ -4,39 +4,14 @@
 use crate::board::{Board, Move, Position};
 use crate::engine::{Engine, EngineError, EngineOptions, Loaded, SearchRequest};
 use crate::matchrun::openings::Opening;
+use crate::rng::{SplitMix64, mix};
 use crate::search::{Bound, Limits, SearchResult};
 
 use super::options::{DatagenOptions, Softmax};
 
-/// SplitMix64: a small generator whose stream is fixed by its seed on every platform.
-struct Rng(u64);
-
-fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-impl Rng {
-    /// The generator of game `game` under `seed`.
-    fn for_game(seed: u64, game: u64) -> Rng {
-        Rng(mix(mix(seed ^ 0x6A09_E667_F3BC_C908) ^ game))
-    }
-
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        mix(self.0)
-    }
-
-    /// Uniform in `0..n` (n ≥ 1).
-    fn below(&mut self, n: usize) -> usize {
-        ((self.next_u64() as u128 * n as u128) >> 64) as usize
-    }
-
-    /// Uniform in `[0, 1)`.
-    fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
+/// The generator of game `game` under `seed`: its stream is fixed on every platform.
+fn game_rng(seed: u64, game: u64) -> SplitMix64 {
+    SplitMix64::new(mix(mix(seed ^ 0x6A09_E667_F3BC_C908) ^ game))
 }
 
 /// A position of a game with what play learned about it.
@@ -81,7 +56,7 @@ pub(super) fn play_game(
     options: &DatagenOptions,
     game: u64,
 ) -> (Vec<Step>, usize) {
-    let mut rng = Rng::for_game(options.seed, game);
+    let mut rng = game_rng(options.seed, game);
     engine.clear_hash();
     let opening = match options.openings.len() {
         0 => Opening::start(),
@@ -168,7 +143,12 @@ fn play_out(engine: &mut Engine, options: &DatagenOptions, path: &mut Vec<Step>)
 
 /// A move of `board` drawn with probability proportional to `exp(value / temperature)`, each
 /// move valued by a search of its position `depth - 1` plies deep.
-fn softmax_move(engine: &mut Engine, board: &Board, softmax: Softmax, rng: &mut Rng) -> Move {
+fn softmax_move(
+    engine: &mut Engine,
+    board: &Board,
+    softmax: Softmax,
+    rng: &mut SplitMix64,
+) -> Move {
     let moves = moves_of(board);
     let limits = Limits::depth(softmax.depth.saturating_sub(1).max(1));
     let values: Vec<i32> = moves
@@ -245,7 +225,7 @@ mod tests {
             .map(|mv| value(&mut engine, mv))
             .max()
             .unwrap();
-        let mut rng = Rng::for_game(1, 1);
+        let mut rng = game_rng(1, 1);
         for _ in 0..5 {
             let mv = softmax_move(&mut engine, &board, softmax, &mut rng);
             assert_eq!(value(&mut engine, mv), best);
