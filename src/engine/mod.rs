@@ -24,8 +24,11 @@ use crate::search::{Bound, Limits, SearchResult, Source};
 pub use crate::search::multipv::Hints;
 pub use crate::search::solve::SolveReport;
 
+mod level;
 mod options;
 
+use level::LevelMove;
+pub use level::{Level, ParseLevelError};
 pub use options::{
     BookSource, DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD, DEFAULT_MOVE_OVERHEAD_MS, EngineOptions,
     EvalSource, LoadError, Loaded, MAX_MOVE_OVERHEAD_MS, default_threads, parse_move_overhead,
@@ -94,6 +97,8 @@ pub struct Engine {
     evaluator: Evaluation,
     book: BookSlot,
     stop: Arc<AtomicBool>,
+    /// The draws of a level below the top.
+    draws: crate::rng::SplitMix64,
 }
 
 /// The search threads (1 to [`MAX_THREADS`]).
@@ -156,11 +161,12 @@ impl Engine {
         Ok(Engine {
             pool: build_pool(options.threads)?,
             tt: TranspositionTable::try_new(options.hash_mb)?,
-            options,
             game: Game::new(Rules::OTHELLO),
             evaluator,
             book: BookSlot::ready(None),
             stop: Arc::new(AtomicBool::new(false)),
+            draws: crate::rng::SplitMix64::seeded_or_clock(options.seed),
+            options,
         })
     }
 
@@ -188,6 +194,17 @@ impl Engine {
     /// Sets the selectivity of the midgame search.
     pub fn set_selectivity(&mut self, selectivity: Selectivity) {
         self.options.selectivity = selectivity;
+    }
+
+    /// Sets the playing level of the game's moves ([`Level::TOP`]: full strength).
+    pub fn set_level(&mut self, level: Level) {
+        self.options.level = level;
+    }
+
+    /// Seeds the draws of a level below the top again (`None`: from the clock).
+    pub fn set_seed(&mut self, seed: Option<u64>) {
+        self.options.seed = seed;
+        self.draws = crate::rng::SplitMix64::seeded_or_clock(seed);
     }
 
     /// Sets what a game clock is charged for each move beyond the engine's own time (see
@@ -339,8 +356,24 @@ impl Engine {
         request: &SearchRequest,
         observer: &mut (dyn FnMut(&SearchResult) + Send),
     ) -> SearchResult {
+        // The game's move at a level below the top: drawn among the moves by their values; a
+        // pass or a forced move valued at the level's depth, whatever the request's limits.
+        let mut request = *request;
+        if request.value_forced && !self.options.level.is_top() {
+            match self.level_move(&request) {
+                LevelMove::Drawn(result) => {
+                    observer(&result);
+                    return result;
+                }
+                LevelMove::Forced(depth) => {
+                    request.limits = Limits::depth(depth);
+                    request.book = false;
+                }
+                LevelMove::Over => {}
+            }
+        }
         let (rules, state) = self.target(request.target);
-        self.search_in(rules, &state, request, observer)
+        self.search_in(rules, &state, &request, observer)
     }
 
     /// The rules and the position a request targets.

@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use super::Level;
 use crate::book::{Book, BookError};
 use crate::eval::{Evaluation, WeightsError};
 use crate::search::Selectivity;
@@ -44,6 +45,11 @@ pub struct EngineOptions {
     /// the GUI's delays (default [`DEFAULT_MOVE_OVERHEAD`]). A clock keeps this much for every
     /// move left in its plan; a time per move is the engine's own and keeps none.
     pub move_overhead: Duration,
+    /// The playing level of the game's moves (default [`Level::TOP`], full strength); below
+    /// the top, the moves are drawn among the legal ones by their values (see [`Level`]).
+    pub level: Level,
+    /// The seed of a level's draws (default `None`: the clock's, so that games vary).
+    pub seed: Option<u64>,
 }
 
 /// The hash table size of an engine unless told otherwise, in MiB.
@@ -87,6 +93,8 @@ impl Default for EngineOptions {
             book_randomness: 0,
             book_seed: None,
             move_overhead: DEFAULT_MOVE_OVERHEAD,
+            level: Level::TOP,
+            seed: None,
         }
     }
 }
