@@ -3,7 +3,7 @@
 //! and phase; a picture of each game.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
@@ -12,7 +12,7 @@ use super::batch::BatchArgs;
 use super::input::read_input;
 use super::output::count_bar;
 use crate::engine::{Engine, EngineOptions};
-use crate::records::{PlayedGame, read_games};
+use crate::records::{GameError, PlayedGame, read_games};
 use crate::review::{
     DEFAULT_DEPTH, DEFAULT_EXACT_FROM, MoveReview, ReviewOptions, ReviewSummary, result_text,
     review_game, svg::game_svg, write_summary, write_table,
@@ -24,8 +24,16 @@ use crate::search::params::ANALYSIS_SELECTIVITY;
 #[derive(clap::Args, Debug)]
 pub struct ReviewArgs {
     /// The games: GGF files (any number of games a file, as NBoard, servers and `iago match`
-    /// write them) or transcripts from the start, one a line; `-` reads stdin.
+    /// write them), transcripts from the start, one a line (`-` reads stdin), or a WTHOR
+    /// archive (`.wtb`; its players named from the `.JOU` file beside it, if any).
     pub file: String,
+    /// Review only the first N games of the input.
+    #[arg(long, value_name = "N")]
+    pub games: Option<usize>,
+    /// Leave out the first N moves of every game (the opening players know by heart), e.g. to
+    /// compare games from the start with games from 8-move openings (`--from-ply 8`).
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub from_ply: usize,
     /// Review only this player's moves (the name of the games' PB or PW tag; for transcripts,
     /// Black or White).
     #[arg(long, value_name = "NAME")]
@@ -83,13 +91,20 @@ struct GameRow<'a> {
 /// Reviews every game of the input.
 pub fn run(args: &ReviewArgs) -> Result<(), CliError> {
     let rules = args.rules.rules()?;
-    let (text, _) = read_input(Some(&args.file))?;
     let source = if args.file == "-" {
         "standard input"
     } else {
         args.file.as_str()
     };
-    let games = read_games(&text, source, rules);
+    let mut games = if args.file.to_ascii_lowercase().ends_with(".wtb") {
+        wthor_games(Path::new(&args.file))?
+    } else {
+        let (text, _) = read_input(Some(&args.file))?;
+        read_games(&text, source, rules)
+    };
+    if let Some(n) = args.games {
+        games.truncate(n);
+    }
     if games.is_empty() {
         return Err(format!("{source}: no games").into());
     }
@@ -119,6 +134,7 @@ pub fn run(args: &ReviewArgs) -> Result<(), CliError> {
         exact_from: args.exact_from,
         player: args.player.clone(),
         openings,
+        from_ply: args.from_ply,
     };
     let to_review: usize = games
         .iter()
@@ -182,12 +198,59 @@ pub fn run(args: &ReviewArgs) -> Result<(), CliError> {
     Ok(())
 }
 
+/// The games of a WTHOR archive, the players named by the `.JOU` file beside it (by number
+/// without one).
+fn wthor_games(path: &Path) -> Result<Vec<Result<PlayedGame, GameError>>, CliError> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let games =
+        crate::records::wthor::parse(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let names = std::fs::read_dir(dir)
+        .ok()
+        .and_then(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .map(|e| e.path())
+                .find(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("jou")))
+        })
+        .and_then(|jou| std::fs::read(jou).ok())
+        .and_then(|bytes| crate::records::wthor::parse_names(&bytes).ok())
+        .unwrap_or_default();
+    let name = |n: u16| {
+        names
+            .get(usize::from(n))
+            .cloned()
+            .unwrap_or_else(|| format!("player {n}"))
+    };
+    Ok(games
+        .iter()
+        .enumerate()
+        .map(|(i, g)| match g.replay() {
+            Some(game) => Ok(PlayedGame {
+                game,
+                players: [name(g.black_player), name(g.white_player)],
+                line: i + 1,
+                tags: Vec::new(),
+            }),
+            None => Err(GameError::Read {
+                input: path.display().to_string(),
+                line: i + 1,
+                message: "an illegal move in the game".into(),
+            }),
+        })
+        .collect())
+}
+
 /// The settings that make a review's results, for `--out`.
 fn work_text(args: &ReviewArgs) -> String {
     format!(
-        "review depth {} exact-from {} selectivity {} eval {} player {} openings {}",
+        "review depth {} exact-from {} from-ply {} selectivity {} eval {} player {} openings {}",
         args.depth,
         args.exact_from,
+        args.from_ply,
         args.selectivity.percent(),
         args.eval.eval.as_deref().unwrap_or("embedded"),
         args.player.as_deref().unwrap_or("*"),

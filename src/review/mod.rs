@@ -53,6 +53,9 @@ pub struct ReviewOptions {
     /// Openings the games were started from (`iago match --openings`): the moves of a game
     /// that follow the longest of them are not the players' choices, and not reviewed.
     pub openings: Vec<Vec<Move>>,
+    /// The first moves of every game not reviewed (0: all reviewed): the opening that players
+    /// know by heart, left out to compare their play with games started from set openings.
+    pub from_ply: usize,
 }
 
 impl ReviewOptions {
@@ -67,9 +70,11 @@ impl ReviewOptions {
     }
 
     /// Whether the move of `played` at index `i` (from 0) is reviewed: not a pass, not an
-    /// opening's, and the player's with `--player`.
+    /// opening's nor one of the first [`ReviewOptions::from_ply`], and the player's with
+    /// `--player`.
     pub fn reviews(&self, played: &PlayedGame, i: usize, mover: Color) -> bool {
         !played.game.moves()[i].is_pass()
+            && i >= self.from_ply
             && i >= self.opening_plies(&played.game)
             && self
                 .player
@@ -340,26 +345,44 @@ pub(crate) fn write_summary(
         "summary: discs lost a move by phase (empties before the move); a blunder loses {BLUNDER} or more"
     )?;
     writeln!(out, "player       phase  moves  mean loss  blunders")?;
+    let mut everyone = [LossTally::default(); PHASES.len()];
     for (player, phases) in summary.players() {
-        let rows = (0..PHASES.len())
-            .map(|k| (phase_name(k), phases[k]))
-            .chain([("all".to_string(), total(phases))]);
-        for (name, tally) in rows {
-            if tally.moves == 0 {
-                continue;
-            }
-            writeln!(
-                out,
-                "{:<12} {:>5} {:>6} {:>10.2} {:>9}",
-                truncate(player, 12),
-                name,
-                tally.moves,
-                tally.mean(),
-                tally.blunders
-            )?;
+        write_player(out, player, phases)?;
+        for (all, tally) in everyone.iter_mut().zip(phases) {
+            *all = total(&[*all, *tally]);
         }
     }
+    if summary.players.len() > 1 {
+        // Every player together: the profile of a whole archive.
+        write_player(out, "(everyone)", &everyone)?;
+    }
     out.flush()
+}
+
+/// The rows of one player (or of everyone): each phase with moves, then the whole game.
+fn write_player(
+    out: &mut impl std::io::Write,
+    player: &str,
+    phases: &[LossTally; PHASES.len()],
+) -> std::io::Result<()> {
+    let rows = (0..PHASES.len())
+        .map(|k| (phase_name(k), phases[k]))
+        .chain([("all".to_string(), total(phases))]);
+    for (name, tally) in rows {
+        if tally.moves == 0 {
+            continue;
+        }
+        writeln!(
+            out,
+            "{:<12} {:>5} {:>6} {:>10.2} {:>9}",
+            truncate(player, 12),
+            name,
+            tally.moves,
+            tally.mean(),
+            tally.blunders
+        )?;
+    }
+    Ok(())
 }
 
 /// At most `chars` characters of `text`.
