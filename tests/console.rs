@@ -377,7 +377,8 @@ fn illegal_moves_and_garbage_are_one_line_each_and_change_nothing() {
             "error: cannot read /no/such/file.ggf",
         ),
         ("board XXXX O", "error: the board has 5 squares"),
-        ("level 99", "error: a depth is 1 to 60"),
+        ("level 99", "error: a playing level is 1 to 10"),
+        ("level depth 99", "error: a depth is 1 to 60"),
     ] {
         send(&mut p, line);
         let screen = until_prompt(&mut p);
@@ -416,7 +417,7 @@ fn the_history_outlives_the_session() {
     ];
     let mut p = terminal(&args, &env, false);
     until_prompt(&mut p);
-    send(&mut p, "level 7");
+    send(&mut p, "level depth 7");
     p.exp_string("level depth 7").unwrap();
     until_prompt(&mut p);
     send(&mut p, "quit");
@@ -424,13 +425,13 @@ fn the_history_outlives_the_session() {
     let text = std::fs::read_to_string(dir.join("iago").join("history")).unwrap();
     assert_eq!(
         text.lines().collect::<Vec<_>>(),
-        ["level 7", "quit"],
+        ["level depth 7", "quit"],
         "{text}"
     );
 
     let mut p = terminal(&args, &env, false);
     until_prompt(&mut p);
-    // Up twice: `quit`, then `level 7`.
+    // Up twice: `quit`, then `level depth 7`.
     p.send("\x1b[A\x1b[A").unwrap();
     send(&mut p, "");
     p.exp_string("level depth 7").unwrap();
@@ -500,4 +501,24 @@ fn a_pipe_still_gets_the_protocols_and_play_gets_plain_lines() {
     assert!(!text.contains('\x1b') && !text.contains(PROMPT), "{text:?}");
     // Iago's reply is on the last board, marked, and named beside it.
     assert!(text.contains("[O]") && text.contains("(White)"), "{text}");
+}
+
+/// `level 3` plays at a playing level (shown by name); `level depth 8` goes back to full
+/// strength at a depth; `--level` sets it from the start.
+#[test]
+fn the_level_command_takes_a_playing_level() {
+    let mut p = console(&["--level", "2", "--seed", "5"]);
+    let start = until_prompt(&mut p).join("\n");
+    assert!(start.contains("level 2 (novice)"), "{start}");
+    send(&mut p, "level club");
+    p.exp_string("level 5 (club)").unwrap();
+    until_prompt(&mut p);
+    send(&mut p, "f5");
+    let screen = until_prompt(&mut p).join("\n");
+    assert!(screen.contains("Iago plays"), "{screen}");
+    send(&mut p, "level depth 8");
+    p.exp_string("level depth 8").unwrap();
+    until_prompt(&mut p);
+    send(&mut p, "quit");
+    p.exp_eof().unwrap();
 }

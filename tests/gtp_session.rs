@@ -252,17 +252,25 @@ fn the_move_overhead_is_a_parameter_the_clock_keeps() {
         ok(&mut engine, "gogui-analyze_commands"),
         "param/Iago Parameters/iago-param"
     );
-    assert_eq!(ok(&mut engine, "iago-param"), "[string] move_overhead 35");
+    assert_eq!(
+        ok(&mut engine, "iago-param"),
+        "[string] move_overhead 35\n[string] level 10"
+    );
     for bad in [
         "iago-param move_overhead -1",
         "iago-param move_overhead 1e3",
         "iago-param speed 3",
+        "iago-param level 0",
+        "iago-param level 11",
     ] {
         let (success, _, text) = ask(&mut engine, bad);
         assert!(!success && !text.contains('\n'), "{bad}: {text}");
     }
     ok(&mut engine, "iago-param move_overhead 1500");
-    assert_eq!(ok(&mut engine, "iago-param"), "[string] move_overhead 1500");
+    assert_eq!(
+        ok(&mut engine, "iago-param"),
+        "[string] move_overhead 1500\n[string] level 10"
+    );
     // Two seconds for one move: the overhead keeps half of it (at most), not the margin alone.
     ok(&mut engine, "time_settings 0 2 1");
     let start = Instant::now();

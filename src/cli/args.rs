@@ -8,7 +8,7 @@ use crate::board::Rules;
 use crate::board::rules::{ParseRulesError, UnsupportedRules};
 use crate::engine::{
     BookSource, DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS, Engine, EngineError, EngineOptions,
-    EvalSource, LoadError, MAX_MOVE_OVERHEAD_MS, default_threads,
+    EvalSource, Level, LoadError, MAX_MOVE_OVERHEAD_MS, default_threads,
 };
 use crate::search::Selectivity;
 use crate::search::params::PLAY_SELECTIVITY;
@@ -187,6 +187,15 @@ pub struct EngineArgs {
     /// covers NBoard and GoGui; raise it behind a slower client or a network.
     #[arg(long, default_value_t = DEFAULT_MOVE_OVERHEAD_MS, value_name = "MS", value_parser = overhead_arg)]
     pub move_overhead: u64,
+    /// The playing level: 1 (beginner) to 10 (full strength, the default), or a level's name
+    /// (`club`, `tournament`). Below 10 Iago draws its moves among the legal ones by their
+    /// values, with mistakes like a person's of that strength (docs/manual.md#levels).
+    #[arg(long, default_value = "10", value_name = "N", value_parser = level_arg)]
+    pub level: Level,
+    /// Seeds the random choices (a level's draws, the book's random picks): the same seed and
+    /// moves give the same game. Default: the clock's (games vary).
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
 }
 
 impl EngineArgs {
@@ -198,9 +207,11 @@ impl EngineArgs {
             Some(path) => BookSource::Learning(path.into()),
             None => BookSource::BuiltIn,
         };
-        let seed = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(1, |d| d.as_nanos() as u64);
+        let seed = self.seed.unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(1, |d| d.as_nanos() as u64)
+        });
         self.search.apply(EngineOptions {
             selectivity: self.selectivity,
             eval: self.eval.source(),
@@ -208,6 +219,8 @@ impl EngineArgs {
             book_randomness: self.book_randomness,
             book_seed: Some(seed),
             move_overhead: std::time::Duration::from_millis(self.move_overhead),
+            level: self.level,
+            seed: self.seed,
             ..EngineOptions::default()
         })
     }
@@ -299,6 +312,11 @@ pub(crate) fn hash_arg(text: &str) -> Result<usize, ValueError> {
         Ok(n) if (1..=max).contains(&n) => Ok(n),
         _ => Err(ValueError::Hash),
     }
+}
+
+/// `--level`: 1 to 10, or a level's name.
+pub(crate) fn level_arg(text: &str) -> Result<Level, String> {
+    text.parse::<Level>().map_err(|e| e.to_string())
 }
 
 /// `--selectivity`: a ProbCut confidence in percent, one of the [`Selectivity`] values.

@@ -191,6 +191,8 @@ mod tests {
             "book" => "my.book",
             "book-randomness" => "2",
             "move-overhead" => "40",
+            "level" => "3",
+            "seed" => "9",
             "rules" => "anti",
             "discs" => "20",
             "size" => "6",

@@ -57,6 +57,7 @@ pub fn run(args: &PlayArgs) -> Result<(), CliError> {
     };
     crate::console::catch_interrupts(!input.is_terminal());
     let level = match args.engine.time {
+        _ if !args.engine.level.is_top() => Level::Named(args.engine.level),
         Some(secs) => Level::Time(Duration::from_secs_f64(secs)),
         None => Level::Depth(args.engine.depth.clamp(1, 60)),
     };

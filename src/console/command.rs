@@ -76,30 +76,52 @@ pub(crate) enum Level {
     Depth(u32),
     /// A time a move.
     Time(Duration),
+    /// A playing level (1 beginner to 10 full strength, at the console's first depth).
+    Named(crate::engine::Level),
 }
 
 impl Level {
-    /// The search limits of the level.
+    /// The search limits of the level (those of hints and of full strength; a named level
+    /// below it draws its moves by its own depths).
     pub fn limits(self) -> Limits {
         match self {
             Level::Depth(depth) => Limits::depth(depth),
             Level::Time(time) => Limits::move_time(time),
+            Level::Named(_) => Limits::depth(crate::protocol::DEFAULT_DEPTH),
         }
     }
 
-    /// `level` arguments: `14`, `depth 14`, `time 2.5`, `2.5s`.
+    /// The engine's playing level: a named one, else full strength.
+    pub fn playing(self) -> crate::engine::Level {
+        match self {
+            Level::Named(level) => level,
+            Level::Depth(_) | Level::Time(_) => crate::engine::Level::TOP,
+        }
+    }
+
+    /// `level` arguments: a playing level (`3`, `club`), `depth 14`, `time 2.5`, `2.5s`.
     fn parse(words: &[&str]) -> Result<Level, String> {
-        const USAGE: &str = "level takes a depth (level 14, level depth 14) or a time a move \
-                             (level time 2.5, level 2.5s)";
+        const USAGE: &str = "level takes a playing level (level 3, level club: 1 beginner to 10 \
+                             full strength), a depth (level depth 14) or a time a move (level \
+                             time 2.5, level 2.5s)";
         let (kind, value) = match words {
             [value] => match value.strip_suffix('s') {
-                Some(seconds) => ("time", seconds),
-                None => ("depth", *value),
+                Some(seconds) if seconds.parse::<f64>().is_ok() => ("time", seconds),
+                _ => ("level", *value),
             },
             [kind, value] => (*kind, value.strip_suffix('s').unwrap_or(value)),
             _ => return Err(USAGE.to_string()),
         };
         match kind {
+            "level" => match value.parse::<crate::engine::Level>() {
+                Ok(level) => Ok(Level::Named(level)),
+                Err(_) if value.parse::<u32>().is_ok() => Err(format!(
+                    "a playing level is 1 to 10, not '{}' (a depth is level depth {})",
+                    excerpt(value),
+                    excerpt(value)
+                )),
+                Err(e) => Err(e.to_string()),
+            },
             "depth" | "d" => match value.parse::<u32>() {
                 Ok(depth) if (1..=60).contains(&depth) => Ok(Level::Depth(depth)),
                 _ => Err(format!("a depth is 1 to 60, not '{}'", excerpt(value))),
@@ -123,6 +145,7 @@ impl fmt::Display for Level {
         match self {
             Level::Depth(depth) => write!(f, "depth {depth}"),
             Level::Time(time) => write!(f, "{} s a move", time.as_secs_f64()),
+            Level::Named(level) => write!(f, "{level}"),
         }
     }
 }
@@ -176,7 +199,8 @@ Commands (short forms in brackets):
   mode (m) [WHO]      who Iago plays: black, white, both or neither
   hint (hi) [N]       the N best moves (default 3) with their scores; book moves marked
   solve (s) [SECS]    the exact score and a best line (stops after SECS, default 60)
-  level (l) [L]       how long Iago thinks: a depth (level 14) or seconds (level 2.5s)
+  level (l) [L]       Iago's strength: a playing level (level 3, level club; 1 beginner to
+                      10 full strength), a depth (level depth 14) or seconds (level 2.5s)
   board (b) [TEXT]    draw the board, or set up a position: 64 squares (X O -) and X or O,
                       a transcript (f5d6c3) or a GGF game
   load FILE           a game (GGF, transcript) or a position (OBF) from a file
@@ -304,9 +328,22 @@ mod tests {
         );
         assert_eq!(parse("mode").unwrap(), Some(Command::Mode(None)));
         assert_eq!(
-            parse("level 14").unwrap(),
+            parse("level depth 14").unwrap(),
             Some(Command::Level(Some(Level::Depth(14))))
         );
+        assert_eq!(
+            parse("level 3").unwrap(),
+            Some(Command::Level(Some(Level::Named(
+                crate::engine::Level::new(3).unwrap()
+            ))))
+        );
+        assert_eq!(
+            parse("level club").unwrap(),
+            Some(Command::Level(Some(Level::Named(
+                crate::engine::Level::new(5).unwrap()
+            ))))
+        );
+        assert!(parse("level 14").unwrap_err().contains("level depth 14"));
         assert_eq!(
             parse("level time 2.5").unwrap(),
             Some(Command::Level(Some(Level::Time(Duration::from_millis(
@@ -339,9 +376,10 @@ mod tests {
             ("undo many", "undo takes a number from 1 to 60"),
             ("hint 0", "hint takes a number"),
             ("mode sideways", "mode is black, white, both or neither"),
-            ("level -3", "a depth is 1 to 60"),
+            ("level -3", "a level is a number from 1 (beginner) to 10"),
+            ("level depth -3", "a depth is 1 to 60"),
             ("level time 0", "a time is seconds above 0"),
-            ("level fast 3", "level takes a depth"),
+            ("level fast 3", "level takes a playing level"),
             ("solve soon", "solve takes seconds"),
             ("load", "load needs a file name"),
             ("go now", "go takes no arguments"),

@@ -140,6 +140,7 @@ impl Console {
             Command::Level(None) => self.say(format!("level {}", self.settings.level)),
             Command::Level(Some(level)) => {
                 self.settings.level = level;
+                self.engine.set_level(level.playing());
                 self.say(format!("level {level}"));
             }
             Command::Board(None) => self.draw(),
@@ -621,13 +622,14 @@ impl Console {
         };
         let depth = match self.settings.level {
             Level::Depth(depth) => depth,
-            Level::Time(_) => crate::review::DEFAULT_DEPTH,
+            Level::Time(_) | Level::Named(_) => crate::review::DEFAULT_DEPTH,
         };
         let options = ReviewOptions {
             depth,
             exact_from: crate::review::DEFAULT_EXACT_FROM,
             player: None,
             openings: Vec::new(),
+            from_ply: 0,
         };
         let total = played.game.moves().iter().filter(|m| !m.is_pass()).count();
         let stop = self.engine.stop_handle();

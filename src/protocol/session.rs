@@ -225,6 +225,9 @@ pub enum Param {
     /// `move_overhead MS`: what a game clock is charged for each move beyond the engine's own
     /// time (see [`crate::engine::EngineOptions::move_overhead`]).
     MoveOverhead(std::time::Duration),
+    /// `level N`: the playing level of the engine's moves, 1 to 10 (see
+    /// [`crate::engine::Level`]).
+    Level(crate::engine::Level),
 }
 
 /// Why `name value` sets no parameter.
@@ -247,7 +250,7 @@ pub enum ParamError {
 
 impl Param {
     /// The names of the parameters, in the order GoGui's dialog shows them.
-    pub const NAMES: [&'static str; 1] = ["move_overhead"];
+    pub const NAMES: [&'static str; 2] = ["move_overhead", "level"];
 
     /// The parameter `name` set to `value`.
     pub fn parse(name: &str, value: &str) -> Result<Param, ParamError> {
@@ -259,6 +262,17 @@ impl Param {
                     value: value.to_string(),
                     expected: format!("milliseconds from 0 to {MAX_MOVE_OVERHEAD_MS}"),
                 }),
+            "level" => value
+                .parse()
+                .map(Param::Level)
+                .map_err(|_| ParamError::Value {
+                    name: "level",
+                    value: value.to_string(),
+                    expected: format!(
+                        "a level from 1 (beginner) to {} (full strength)",
+                        crate::engine::Level::TOP.number()
+                    ),
+                }),
             _ => Err(ParamError::Unknown(name.to_string())),
         }
     }
@@ -267,13 +281,18 @@ impl Param {
     pub fn apply(self, engine: &mut Engine) {
         match self {
             Param::MoveOverhead(overhead) => engine.set_move_overhead(overhead),
+            Param::Level(level) => engine.set_level(level),
         }
     }
 
     /// Every parameter's name and value in `engine`.
     pub fn values(engine: &Engine) -> Vec<(&'static str, String)> {
         let overhead = engine.options().move_overhead.as_millis();
-        vec![("move_overhead", overhead.to_string())]
+        let level = engine.options().level.number();
+        vec![
+            ("move_overhead", overhead.to_string()),
+            ("level", level.to_string()),
+        ]
     }
 }
 
@@ -282,6 +301,7 @@ impl std::fmt::Display for Param {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Param::MoveOverhead(overhead) => write!(f, "move_overhead {}", overhead.as_millis()),
+            Param::Level(level) => write!(f, "level {}", level.number()),
         }
     }
 }
