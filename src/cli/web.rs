@@ -43,6 +43,7 @@ pub fn run(args: &WebArgs) -> Result<(), CliError> {
     }
     let listen = resolve(&args.listen)?;
     let level = match args.engine.time {
+        _ if !args.engine.level.is_top() => Level::Named(args.engine.level),
         Some(secs) if secs <= args.max_search => Level::Time(Duration::from_secs_f64(secs)),
         Some(_) => return Err("--time is longer than --max-search".into()),
         None => Level::Depth(args.engine.depth.clamp(1, 60)),

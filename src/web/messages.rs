@@ -91,7 +91,7 @@ pub(crate) enum ClientMessage {
     Ggf,
 }
 
-/// A level in a message: a depth or a time a move.
+/// Iago's strength in a message: a depth, a time a move, or a playing level.
 #[derive(Clone, Copy, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub(crate) enum LevelMessage {
@@ -99,6 +99,8 @@ pub(crate) enum LevelMessage {
     Depth(u32),
     /// Seconds.
     Time(f64),
+    /// A playing level, 1 (beginner) to 10 (full strength).
+    Level(u8),
 }
 
 /// A clock in a message: minutes for each side and an increment.

@@ -106,6 +106,9 @@ impl Shared {
                 "a time a move is 0.01 to {} seconds",
                 self.max_search.as_secs_f64()
             )),
+            LevelMessage::Level(n) => crate::engine::Level::new(n)
+                .map(Level::Named)
+                .ok_or_else(|| "a playing level is 1 (beginner) to 10 (full strength)".into()),
         }
     }
 }

@@ -139,6 +139,8 @@ pub(crate) enum Work {
         game: Game,
         /// How long to think.
         limits: Limits,
+        /// The playing level.
+        level: crate::engine::Level,
     },
     /// The value of every legal move, depth by depth, until stopped (or exact).
     Values {
@@ -358,11 +360,18 @@ async fn run(
 /// Runs `work` on `engine`, sending what it finds.
 fn execute(engine: &mut Engine, work: Work, progress: &Progress, send: &(dyn Fn(Event) + Sync)) {
     match work {
-        Work::Play { game, limits } => {
+        Work::Play {
+            game,
+            limits,
+            level,
+        } => {
             engine.set_game(game);
+            // The engines serve every client: the level is this search's alone.
+            engine.set_level(level);
             let result = engine.search(&SearchRequest::play(limits), &mut |r| {
                 send(Event::Thinking(r.clone()));
             });
+            engine.set_level(crate::engine::Level::TOP);
             send(Event::Played(result));
         }
         Work::Values { game } => {

@@ -322,3 +322,16 @@ def test_the_keyboard_plays_and_reduced_motion_turns_the_animation_off(server: S
         assert name == animation, (motion, name)
         context.close()
         assert not t.errors, t.errors
+
+
+def test_a_playing_level_can_be_chosen(server: Server, tab: Tab) -> None:
+    tab.open(server.url)
+    tab.page.select_option("#level-kind", "level")
+    tab.page.fill("#level-value", "1")
+    tab.page.locator("#level-value").dispatch_event("change")
+    time.sleep(0.3)
+    assert tab.page.input_value("#level-kind") == "level" and tab.page.input_value("#level-value") == "1"
+    tab.page.click('[data-square="f5"]')
+    tab.wait(lambda: len(tab.transcript()) == 4, "the beginner's answer", 10)
+    title = tab.page.get_attribute("#moves button.move.current", "title") or ""
+    assert "Iago:" in title and "book" not in title, title

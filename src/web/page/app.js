@@ -221,11 +221,11 @@ function drawSettings() {
   }
   rules.value = state.rules;
   $("#iago").value = state.iago;
-  const kind = state.level.depth !== undefined ? "depth" : "time";
+  const kind = state.level.depth !== undefined ? "depth" : state.level.time !== undefined ? "time" : "level";
   if (document.activeElement !== $("#level-value") && document.activeElement !== $("#level-kind")) {
     $("#level-kind").value = kind;
     setLevelInput(kind);
-    $("#level-value").value = String(kind === "depth" ? state.level.depth : state.level.time);
+    $("#level-value").value = String(state.level[kind]);
   }
   const clock = state.clock ? `${state.clock.minutes}+${state.clock.increment}` : "";
   const select = $("#clock");
@@ -243,7 +243,11 @@ function drawSettings() {
 
 function setLevelInput(kind) {
   const input = $("#level-value");
-  if (kind === "depth") {
+  if (kind === "level") {
+    input.min = "1";
+    input.max = "10";
+    input.step = "1";
+  } else if (kind === "depth") {
     input.min = "1";
     input.max = "60";
     input.step = "1";
@@ -404,7 +408,7 @@ $("#iago").addEventListener("change", (e) => send({ type: "settings", iago: e.ta
 $("#level-kind").addEventListener("change", (e) => {
   setLevelInput(e.target.value);
   const input = $("#level-value");
-  input.value = e.target.value === "depth" ? "12" : "1";
+  input.value = { level: "5", depth: "12", time: "1" }[e.target.value];
   sendLevel();
 });
 $("#level-value").addEventListener("change", sendLevel);
@@ -412,7 +416,8 @@ function sendLevel() {
   const kind = $("#level-kind").value;
   const value = Number($("#level-value").value);
   if (!Number.isFinite(value)) return showError("the strength is a number");
-  send({ type: "settings", level: kind === "depth" ? { depth: Math.round(value) } : { time: value } });
+  const level = kind === "time" ? { time: value } : { [kind]: Math.round(value) };
+  send({ type: "settings", level });
 }
 $("#clock").addEventListener("change", (e) => {
   const v = e.target.value;

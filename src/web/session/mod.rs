@@ -475,6 +475,7 @@ impl Session {
             exact_from,
             player: None,
             openings: Vec::new(),
+            from_ply: 0,
         };
         self.dirty = true;
         self.start_job(Work::Review {
@@ -560,7 +561,12 @@ impl Session {
             };
         }
         let game = self.tree.game_to(self.tree.current());
-        self.start_job(Work::Play { game, limits });
+        let level = self.level.playing();
+        self.start_job(Work::Play {
+            game,
+            limits,
+            level,
+        });
     }
 
     fn start_job(&mut self, work: Work) {
@@ -659,6 +665,7 @@ impl Session {
             level: match self.level {
                 Level::Depth(d) => LevelMessage::Depth(d),
                 Level::Time(t) => LevelMessage::Time(t.as_secs_f64()),
+                Level::Named(level) => LevelMessage::Level(level.number()),
             },
             clock: self.clock.as_ref().map(GameClock::view),
             book,
