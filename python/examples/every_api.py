@@ -71,6 +71,10 @@ def board_and_moves() -> iago.Board:
 
 
 def engine(board: iago.Board) -> None:
+    with iago.Engine(threads=1, hash_mb=4, level="beginner", seed=1) as weak:
+        assert weak.level == 1
+        weakest: Optional[iago.PlayResult] = weak.play(board, iago.Limit(depth=2), level=1)
+        assert weakest is not None and weakest.move in board.legal_moves
     with iago.Engine(threads=1, hash_mb=16, book=True, eval=None, selectivity=None) as e:
         limit = iago.Limit(depth=4, time=10.0)
         assert limit.depth == 4 and limit.time == 10.0

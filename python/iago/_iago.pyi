@@ -328,6 +328,8 @@ class Engine:
         book: Union[bool, str, os.PathLike[str], None] = None,
         eval: Optional[str] = None,
         selectivity: Optional[int] = None,
+        level: Union[int, str, None] = None,
+        seed: Optional[int] = None,
     ) -> None: ...
     @overload
     def analyse(self, board: BoardLike, limit: Limit, *, multipv: None = None) -> Analysis: ...
@@ -336,7 +338,11 @@ class Engine:
     def analysis(
         self, board: BoardLike, limit: Optional[Limit] = None, *, multipv: int = 1
     ) -> AnalysisStream: ...
-    def play(self, board: BoardLike, limit: Limit) -> Optional[PlayResult]: ...
+    def play(
+        self, board: BoardLike, limit: Limit, *, level: Union[int, str, None] = None
+    ) -> Optional[PlayResult]: ...
+    @property
+    def level(self) -> int: ...
     def solve(
         self,
         board: BoardLike,

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyTimeoutError};
 use pyo3::prelude::*;
 
-use iago::engine::{BookSource, EngineError, EngineOptions, EvalSource};
+use iago::engine::{BookSource, EngineError, EngineOptions, EvalSource, Level};
 use iago::records::PlayedGame;
 use iago::review::ReviewOptions;
 use iago::search::{Limits, Selectivity, SolveMode};
@@ -89,7 +89,8 @@ impl PyEngine {
     /// one, or a weight file's path. `selectivity`: ProbCut's confidence in percent (default
     /// that of `iago analyze`).
     #[new]
-    #[pyo3(signature = (*, threads = None, hash_mb = 64, book = None, eval = None, selectivity = None))]
+    #[pyo3(signature = (*, threads = None, hash_mb = 64, book = None, eval = None, selectivity = None, level = None, seed = None))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         threads: Option<i64>,
@@ -97,6 +98,8 @@ impl PyEngine {
         book: Option<&Bound<'_, PyAny>>,
         eval: Option<String>,
         selectivity: Option<i64>,
+        level: Option<&Bound<'_, PyAny>>,
+        seed: Option<i128>,
     ) -> PyResult<PyEngine> {
         let defaults = EngineOptions::analysis();
         let threads = match threads {
@@ -137,6 +140,7 @@ impl PyEngine {
         if let Some(path) = eval.as_deref().filter(|e| *e != "hand" && *e != "pattern") {
             crate::records::check_file(std::path::Path::new(path))?;
         }
+        let seed = seed.map(|s| crate::errors::seed("seed", s)).transpose()?;
         let options = EngineOptions {
             threads,
             hash_mb,
@@ -145,6 +149,9 @@ impl PyEngine {
                 .as_deref()
                 .map_or(EvalSource::Embedded, EvalSource::named),
             book,
+            level: level.map(playing_level).transpose()?.unwrap_or(Level::TOP),
+            seed,
+            book_seed: seed,
             ..defaults
         };
         let engine = py.detach(|| Engine::new(options)).map_err(engine_error)?;
@@ -223,21 +230,39 @@ impl PyEngine {
     }
 
     /// The move to play in `board` within `limit`: from the opening book when it knows the
-    /// position, a forced move at once, else a search. `None` when the game is over.
+    /// position, a forced move at once, else a search; at a `level` below 10 (the engine's own
+    /// by default), a move drawn among the legal ones by their values, as a player of that
+    /// strength. `None` when the game is over.
+    #[pyo3(signature = (board, limit, *, level = None))]
     fn play(
         &self,
         py: Python<'_>,
         board: &Bound<'_, PyAny>,
         limit: &PyLimit,
+        level: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Option<PyPlayResult>> {
         let (rules, state) = extract_state(board)?;
         let limits = PyLimit::finite(limit, "play")?;
+        let level = level.map(playing_level).transpose()?;
         if rules.is_over(&state) {
             return Ok(None);
         }
         let request = SearchRequest::play(limits).state(state);
-        let result = self.run(py, rules, None, |e| Ok(e.search(&request, &mut |_| {})))?;
+        let result = self.run(py, rules, None, |e| {
+            let own = e.options().level;
+            e.set_level(level.unwrap_or(own));
+            let result = e.search(&request, &mut |_| {});
+            e.set_level(own);
+            Ok(result)
+        })?;
         Ok(Some(PyPlayResult::of(&result, state.to_move())))
+    }
+
+    /// The playing level of `play` (1 beginner to 10 full strength).
+    #[getter]
+    fn level(&self) -> PyResult<u8> {
+        let engine = self.engine.lock().unwrap_or_else(|e| e.into_inner());
+        Ok(engine.as_ref().ok_or_else(closed)?.options().level.number())
     }
 
     /// Solves `board` exactly (`mode='exact'`: the final disc difference under perfect play)
@@ -342,6 +367,7 @@ impl PyEngine {
             exact_from,
             player: None,
             openings: Vec::new(),
+            from_ply: 0,
         };
         let reviews = self.run(py, rules, None, |e| {
             iago::review::review_game(e, &played, 1, &options, &mut |_| {}).map_err(value_error)
@@ -398,6 +424,18 @@ impl PyEngine {
     ) {
         self.close(py);
     }
+}
+
+/// A playing level given as a number (1 to 10) or a name (`'club'`).
+fn playing_level(value: &Bound<'_, PyAny>) -> PyResult<Level> {
+    let text = match value.extract::<i64>() {
+        Ok(n) => n.to_string(),
+        Err(_) => value
+            .extract::<String>()
+            .map_err(|_| value_error("level is a number from 1 to 10 or a level's name"))?,
+    };
+    text.parse::<Level>()
+        .map_err(|e| value_error(format!("level: {e}")))
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -157,3 +157,26 @@ def test_bad_arguments_raise_value_errors() -> None:
         # The engine still works after the errors.
         assert engine.analyse(Board(), Limit(depth=2)).depth == 2
         assert isinstance(engine.evaluate(Board()), int)
+
+
+def test_a_playing_level_draws_its_moves_repeatably() -> None:
+    board = Board.from_transcript("f5d6c3d3c4f4")
+
+    def moves(seed: int) -> list[iago.Move]:
+        with Engine(threads=1, hash_mb=4, book=False, level=2, seed=seed) as engine:
+            assert engine.level == 2
+            played = [engine.play(board, Limit(depth=4)) for _ in range(12)]
+        return [p.move for p in played if p is not None]
+
+    first = moves(7)
+    assert first == moves(7) and all(m in board.legal_moves for m in first)
+    assert len(set(first)) > 1, "a weak level varies its moves"
+    with Engine(threads=1, hash_mb=4, book=False) as engine:
+        assert engine.level == 10
+        club = engine.play(board, Limit(depth=4), level="club")
+        assert club is not None and club.move in board.legal_moves
+        assert engine.level == 10
+        with pytest.raises(ValueError, match="level"):
+            engine.play(board, Limit(depth=4), level=11)
+    with pytest.raises(ValueError, match="level"):
+        Engine(level=0)
