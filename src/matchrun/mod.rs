@@ -30,7 +30,7 @@ use std::time::Instant;
 
 use self::external::{GtpPlayer, NboardPlayer, check_startable};
 use self::game::{GameRecord, GameSetup, Outcome, play_game};
-use self::player::{IagoPlayer, Player};
+use self::player::{IagoPlayer, Player, RandomPlayer};
 use self::spec::{EngineKind, EngineSpec, GameLimits};
 use self::stats::{Sprt, SprtDecision, Tally};
 use crate::board::Color;
@@ -58,6 +58,19 @@ struct EngineSetup {
 }
 
 impl EngineSetup {
+    /// What the engine plays at, for the reports: its limits, its level below full strength,
+    /// or random moves.
+    fn settings(&self) -> String {
+        match &self.spec.kind {
+            EngineKind::Iago(options) if !options.level.is_top() => {
+                let level = options.level;
+                format!("level {}, {}", level.number(), level.name())
+            }
+            EngineKind::Random { .. } => "random moves".into(),
+            _ => self.limit.to_string(),
+        }
+    }
+
     fn prepare(spec: &EngineSpec, default: &GameLimits) -> Result<EngineSetup, MatchError> {
         let limit = spec.effective_limit(default);
         let name = &spec.name;
@@ -69,7 +82,8 @@ impl EngineSetup {
         };
         match &spec.kind {
             EngineKind::Iago(options) => {
-                if limit.is_empty() {
+                // A level below full strength chooses its moves at its own depths.
+                if limit.is_empty() && options.level.is_top() {
                     return Err(no_limit());
                 }
                 let loaded = options.load().map_err(|error| MatchError::Load {
@@ -78,6 +92,7 @@ impl EngineSetup {
                 })?;
                 setup.loaded = Some(loaded);
             }
+            EngineKind::Random { .. } => {}
             EngineKind::External(external) => {
                 match external.protocol {
                     Protocol::Nboard => {
@@ -116,6 +131,7 @@ impl EngineSetup {
                 options.clone(),
                 self.loaded.clone().expect("loaded in prepare"),
             )),
+            EngineKind::Random { seed } => Box::new(RandomPlayer::new(*seed)),
             EngineKind::External(external) => match external.protocol {
                 Protocol::Nboard => Box::new(NboardPlayer::new(external.clone(), &self.spec.name)),
                 Protocol::Gtp => Box::new(GtpPlayer::new(external.clone(), &self.spec.name)),
@@ -193,7 +209,8 @@ pub fn play_match(
         }
     });
     let state = shared.into_inner().unwrap_or_else(|p| p.into_inner());
-    Ok(state.report(config, names, limits, total, begin))
+    let settings = [setups[0].settings(), setups[1].settings()];
+    Ok(state.report(config, names, limits, settings, total, begin))
 }
 
 /// The checks of a match's configuration before any engine is prepared.
@@ -250,6 +267,7 @@ impl Shared {
         config: &MatchConfig,
         names: [&str; 2],
         limits: [GameLimits; 2],
+        settings: [String; 2],
         total: usize,
         begin: Instant,
     ) -> MatchReport {
@@ -268,6 +286,7 @@ impl Shared {
         MatchReport {
             names: [names[0].to_string(), names[1].to_string()],
             limits,
+            settings,
             scheduled: total,
             games: self.games,
             tally: self.tally,

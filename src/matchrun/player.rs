@@ -4,7 +4,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use super::spec::GameLimits;
-use crate::board::{Game, Move};
+use crate::board::{Bitboard, Game, Move, Square};
 use crate::engine::{Engine, EngineOptions, Loaded, SearchRequest};
 use crate::records::ggf::GgfGame;
 use crate::search::{Clock, Limits};
@@ -126,5 +126,38 @@ impl Player for IagoPlayer {
             mv: result.best_move,
             eval: Some(f64::from(result.score)),
         })
+    }
+}
+
+/// A uniformly random legal move, drawn by its own seeded generator: the floor a level is
+/// measured against.
+pub(crate) struct RandomPlayer {
+    draws: crate::rng::SplitMix64,
+}
+
+impl RandomPlayer {
+    /// A random mover seeded by `seed` (by the clock without one).
+    pub fn new(seed: Option<u64>) -> Self {
+        RandomPlayer {
+            draws: crate::rng::SplitMix64::seeded_or_clock(seed),
+        }
+    }
+}
+
+impl Player for RandomPlayer {
+    fn start_game(&mut self, _game: &Game, _limit: &GameLimits) -> Result<(), Failure> {
+        Ok(())
+    }
+
+    fn play(&mut self, request: &MoveRequest<'_>) -> Result<Reply, Failure> {
+        let moves = request.game.legal_moves();
+        let mv = if moves == 0 {
+            Move::Pass
+        } else {
+            let squares: Vec<Square> = Bitboard(moves).iter().collect();
+            let pick = (self.draws.unit() * squares.len() as f64) as usize;
+            Move::Play(squares[pick.min(squares.len() - 1)])
+        };
+        Ok(Reply { mv, eval: None })
     }
 }

@@ -62,6 +62,9 @@ pub struct MatchReport {
     pub names: [String; 2],
     /// Their limits.
     pub limits: [GameLimits; 2],
+    /// What each plays at, as text: its limits (`depth 8`, `clock 60+0.5`), for Iago below
+    /// full strength its level (`level 3, casual`), or `random moves`.
+    pub settings: [String; 2],
     /// Games scheduled (`2 × rounds`).
     pub scheduled: usize,
     /// The games played, in schedule order.
@@ -179,8 +182,8 @@ fn summary_header(report: &MatchReport, config: &MatchConfig) -> String {
     };
     s.push_str(&format!(
         "{a} ({}) vs {b} ({}): {} of {} games, openings from {}, {order}, {:.1} s\n",
-        report.limits[0],
-        report.limits[1],
+        report.settings[0],
+        report.settings[1],
         t.games(),
         report.scheduled,
         config.openings_source,

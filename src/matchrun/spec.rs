@@ -164,13 +164,18 @@ pub struct ExternalOptions {
     pub protocol: Protocol,
 }
 
-/// In-process Iago or an external program.
+/// In-process Iago, an external program, or a random mover.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EngineKind {
     /// Iago in the match process.
     Iago(EngineOptions),
     /// A child process speaking NBoard or GTP.
     External(ExternalOptions),
+    /// A uniformly random legal move (`random`, seeded by `seed=`): the floor of the levels.
+    Random {
+        /// The seed of its draws (the clock's when not given).
+        seed: Option<u64>,
+    },
 }
 
 /// One engine of a match.
@@ -189,8 +194,8 @@ pub struct EngineSpec {
     pub overhead: Duration,
 }
 
-const KEYS: &str = "name, iago, cmd, dir, proto, depth, time, tc, overhead, threads, hash, eval, \
-     selectivity, move-overhead, book, nobook";
+const KEYS: &str = "name, iago, random, cmd, dir, proto, depth, time, tc, overhead, threads, hash, \
+     eval, selectivity, move-overhead, book, nobook, level, seed";
 
 impl EngineSpec {
     /// Parses a spec: items separated by commas (`\,` for a comma inside a value), each `key=value`
@@ -307,9 +312,11 @@ struct SpecItems {
     kind: KindItems,
 }
 
-/// The items that decide what runs: in-process Iago with its options, or a program.
+/// The items that decide what runs: in-process Iago with its options, a program, or the
+/// random mover.
 struct KindItems {
     iago: bool,
+    random: bool,
     command: Option<String>,
     dir: Option<PathBuf>,
     protocol: Option<Protocol>,
@@ -322,6 +329,7 @@ impl Default for KindItems {
     fn default() -> Self {
         KindItems {
             iago: false,
+            random: false,
             command: None,
             dir: None,
             protocol: None,
@@ -402,6 +410,7 @@ impl KindItems {
     fn read_program(&mut self, item: &Item) -> Result<bool, SpecProblem> {
         match item.key.as_str() {
             "iago" if item.value.is_none() => self.iago = true,
+            "random" if item.value.is_none() => self.random = true,
             "cmd" | "command" => self.command = Some(item.need("a command line")?.to_string()),
             "dir" => self.dir = Some(PathBuf::from(item.need("a directory")?)),
             "proto" | "protocol" => {
@@ -461,6 +470,24 @@ impl KindItems {
                 options.book = BookSource::None;
                 "nobook"
             }
+            "level" => {
+                let v = item.need("a level, 1 to 10")?;
+                options.level = v.parse().map_err(|e: crate::engine::ParseLevelError| {
+                    SpecProblem::Level(e.to_string())
+                })?;
+                "level"
+            }
+            "seed" => {
+                let v = item.need("a seed")?;
+                let seed = v.parse::<u64>().map_err(|_| SpecProblem::NotANumber {
+                    key: "seed".into(),
+                    value: v.to_string(),
+                    what: "a whole number from 0 to 2^64 - 1",
+                })?;
+                options.seed = Some(seed);
+                options.book_seed = Some(seed);
+                "seed"
+            }
             _ => return Ok(false),
         };
         self.iago_only.push(key);
@@ -469,6 +496,17 @@ impl KindItems {
 
     /// The engine kind the items describe, checking that they fit together.
     fn resolve(self) -> Result<EngineKind, SpecProblem> {
+        if self.random {
+            if self.iago || self.command.is_some() {
+                return Err(SpecProblem::RandomAndOther);
+            }
+            if let Some(key) = self.iago_only.iter().find(|k| **k != "seed") {
+                return Err(SpecProblem::InProcessOnly(key));
+            }
+            return Ok(EngineKind::Random {
+                seed: self.options.seed,
+            });
+        }
         match (self.iago, self.command) {
             (true, Some(_)) => Err(SpecProblem::IagoAndCommand),
             (false, None) => Err(SpecProblem::NoKind),
@@ -537,6 +575,12 @@ pub enum SpecProblem {
     /// `depth=` over 60.
     #[error("depth={0}: at most 60")]
     DepthOver60(usize),
+    /// `level=` that names no level.
+    #[error("level={0}")]
+    Level(String),
+    /// `random` with `iago` or `cmd=`.
+    #[error("'random' is an engine of its own: not with 'iago' or 'cmd='")]
+    RandomAndOther,
     /// `time=` that is not a positive time.
     #[error("time={0}: expected positive seconds")]
     Time(String),
@@ -593,6 +637,7 @@ fn default_name(kind: &EngineKind, limit: &GameLimits) -> String {
             }
             name
         }
+        EngineKind::Random { .. } => "Random".to_string(),
         EngineKind::External(e) => e
             .program
             .file_stem()

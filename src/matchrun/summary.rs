@@ -10,7 +10,7 @@ use super::report::{Forfeits, MatchReport, SprtState};
 pub struct MatchSummary {
     /// The two engines; results are from the first one's view.
     pub engines: [String; 2],
-    /// Their limits, as text.
+    /// Their limits as text, or their level (`level 3, casual`), or `random moves`.
     pub limits: [String; 2],
     /// Games played.
     pub games: u32,
@@ -76,7 +76,7 @@ pub fn summary(report: &MatchReport) -> MatchSummary {
     let elo = report.elo();
     MatchSummary {
         engines: report.names.clone(),
-        limits: report.limits.map(|l| l.to_string()),
+        limits: report.settings.clone(),
         games: report.tally.games(),
         scheduled: report.scheduled,
         wins: report.tally.wins,

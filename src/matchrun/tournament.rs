@@ -439,8 +439,8 @@ pub fn play_tournament(
         let report = play_match(&match_config, &|record, progress| {
             on_game([i, j], record, progress)
         })?;
-        limits[i] = report.limits[0].to_string();
-        limits[j] = report.limits[1].to_string();
+        limits[i].clone_from(&report.settings[0]);
+        limits[j].clone_from(&report.settings[1]);
         add_forfeits(&mut forfeits[i], &report.forfeits[0]);
         add_forfeits(&mut forfeits[j], &report.forfeits[1]);
         results.extend(
