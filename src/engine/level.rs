@@ -14,6 +14,7 @@ use std::str::FromStr;
 use std::time::Instant;
 
 use super::{ALL_MOVES, Engine, SearchRequest};
+use crate::board::rules::Goal;
 use crate::board::{Move, Rules};
 use crate::search::{Limits, SearchResult, Source};
 
@@ -185,6 +186,7 @@ impl Engine {
             .level
             .style(&rules, rules.empty_count(&state.board()))
         else {
+            // Full strength: the ordinary search (not called so).
             return LevelMove::Over;
         };
         let moves = rules.moves(&state);
@@ -202,8 +204,12 @@ impl Engine {
             ..*request
         };
         let hints = self.hint(moves.count_ones() as usize, &values, &mut |_| {});
-        // People take corners: a corner is drawn as if it were worth one temperature more.
-        let corners = rules.corners();
+        // People take corners: where most discs win, a corner is drawn as if it were worth one
+        // temperature more (in Anti-Reversi a corner is a burden, and has no bonus).
+        let corners = match rules.goal {
+            Goal::MostDiscs => rules.corners(),
+            Goal::FewestDiscs => 0,
+        };
         let scores: Vec<f64> = hints
             .moves
             .iter()
@@ -214,7 +220,7 @@ impl Engine {
             })
             .collect();
         if scores.is_empty() {
-            // Stopped before any value: the first move.
+            // Stopped before any value: the ordinary search answers, at once.
             return LevelMove::Forced(style.depth);
         }
         let chosen = draw(&scores, style.temperature, self.draws.unit());
