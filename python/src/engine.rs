@@ -362,13 +362,7 @@ impl PyEngine {
             line: 1,
             tags: Vec::new(),
         };
-        let options = ReviewOptions {
-            depth,
-            exact_from,
-            player: None,
-            openings: Vec::new(),
-            from_ply: 0,
-        };
+        let options = ReviewOptions::whole_game(depth, exact_from);
         let reviews = self.run(py, rules, None, |e| {
             iago::review::review_game(e, &played, 1, &options, &mut |_| {}).map_err(value_error)
         })?;

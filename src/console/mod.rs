@@ -624,13 +624,7 @@ impl Console {
             Level::Depth(depth) => depth,
             Level::Time(_) | Level::Named(_) => crate::review::DEFAULT_DEPTH,
         };
-        let options = ReviewOptions {
-            depth,
-            exact_from: crate::review::DEFAULT_EXACT_FROM,
-            player: None,
-            openings: Vec::new(),
-            from_ply: 0,
-        };
+        let options = ReviewOptions::whole_game(depth, crate::review::DEFAULT_EXACT_FROM);
         let total = played.game.moves().iter().filter(|m| !m.is_pass()).count();
         let stop = self.engine.stop_handle();
         let interruptible = Interruptible::new(stop.clone());

@@ -59,6 +59,18 @@ pub struct ReviewOptions {
 }
 
 impl ReviewOptions {
+    /// Every move of a game, both players', from the first: at `depth`, exact from
+    /// `exact_from` empties.
+    pub fn whole_game(depth: u32, exact_from: u32) -> ReviewOptions {
+        ReviewOptions {
+            depth,
+            exact_from,
+            player: None,
+            openings: Vec::new(),
+            from_ply: 0,
+        }
+    }
+
     /// The plies of `game` that an opening of [`ReviewOptions::openings`] played.
     fn opening_plies(&self, game: &Game) -> usize {
         self.openings

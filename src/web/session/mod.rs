@@ -470,13 +470,7 @@ impl Session {
             line: 1,
             tags: Vec::new(),
         };
-        let options = ReviewOptions {
-            depth,
-            exact_from,
-            player: None,
-            openings: Vec::new(),
-            from_ply: 0,
-        };
+        let options = ReviewOptions::whole_game(depth, exact_from);
         self.dirty = true;
         self.start_job(Work::Review {
             played: Box::new(played),
